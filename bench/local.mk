@@ -1,0 +1,1 @@
+# bench/local.mk --- benchmark scripts (run by hand, never in make check)

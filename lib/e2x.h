@@ -1,0 +1,51 @@
+/*
+ * e2x.h --- public interface of libe2x, the shared ext4 library of the e2x
+ * suite, built on the distribution's libext2fs.
+ *
+ * libe2x owns every on-disk change the e2x programs make.  Functions return
+ * an errcode_t (libext2fs codes, or the e2x codes of e2x_err.et) and never
+ * print or exit.  Declarations are grouped by the file that defines them;
+ * larger areas have a header of their own, included at the end.
+ */
+#ifndef E2X_H
+#define E2X_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ext2fs/ext2_fs.h>
+#include <ext2fs/ext2fs.h>
+#include "e2x_err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* version.c */
+const char *e2x_version(void);
+/* Register the libext2fs and libe2x com_err tables (idempotent). */
+void e2x_init_errors(void);
+
+/* iversion.c --- the 64-bit inode change counter (i_version) */
+uint64_t e2x_inode_get_version(const struct ext2_inode_large *inode,
+			       unsigned int inode_size);
+void e2x_inode_set_version(struct ext2_inode_large *inode,
+			   unsigned int inode_size, uint64_t version);
+/* Increment i_version once; a no-op for EA-value inodes (ea_inode feature),
+ * whose version field holds a reference count. */
+void e2x_inode_bump_version(struct ext2_inode_large *inode,
+			    unsigned int inode_size);
+/* Read / write a whole inode (fs->super->s_inode_size bytes).  The write
+ * bumps i_version once, recomputes the checksum and stores the inode. */
+errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
+			 struct ext2_inode_large *inode);
+errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
+			  struct ext2_inode_large *inode);
+
+/* Area headers (one per concept). */
+#include "e2x-geometry.h"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* E2X_H */

@@ -1,0 +1,25 @@
+# lib/local.mk --- libe2x, the shared library
+
+lib_LTLIBRARIES += lib/libe2x.la
+lib_libe2x_la_SOURCES = \
+	lib/e2x.h \
+	lib/e2x-geometry.h \
+	lib/version.c \
+	lib/iversion.c
+nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
+lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
+lib_libe2x_la_LDFLAGS = -version-info 0:0:0 $(SAN_LDFLAGS)
+
+e2xincludedir = $(includedir)/e2x
+e2xinclude_HEADERS = lib/e2x.h lib/e2x-geometry.h
+nodist_e2xinclude_HEADERS = lib/e2x_err.h
+
+BUILT_SOURCES += lib/e2x_err.h lib/e2x_err.c
+CLEANFILES += lib/e2x_err.h lib/e2x_err.c
+EXTRA_DIST += lib/e2x_err.et lib/e2x.pc.in
+
+# compile_et writes its output into the current directory.
+lib/e2x_err.h: lib/e2x_err.et
+	$(AM_V_GEN)$(MKDIR_P) lib && cd lib && \
+		$(COMPILE_ET) $(abs_top_srcdir)/lib/e2x_err.et
+lib/e2x_err.c: lib/e2x_err.h

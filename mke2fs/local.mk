@@ -1,0 +1,5 @@
+# mke2fs/local.mk --- the mke2fs program
+
+sbin_PROGRAMS += mke2fs/mke2fs
+mke2fs_mke2fs_SOURCES = mke2fs/mke2fs.c
+mke2fs_mke2fs_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS)
