@@ -1,10 +1,14 @@
-# tests/local.mk --- unit tests (Check) and data-driven integration tests
+# tests/local.mk --- unit tests (Check).  Every tests/unit/test_NAME.c is a
+# program of its own; add one with the UNIT_TEST pattern below.
+# Integration tests (shell, data-driven) have fragments of their own.
+
+UNIT_LDADD = lib/libe2x.la $(CHECK_LIBS) $(EXT2FS_LIBS)
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 if HAVE_CHECK
-check_PROGRAMS += tests/unit/run
-tests_unit_run_SOURCES = tests/unit/unit.h tests/unit/run.c \
-	tests/unit/test_iversion.c
-tests_unit_run_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_unit_run_LDADD = lib/libe2x.la $(CHECK_LIBS) $(EXT2FS_LIBS)
-TESTS += tests/unit/run
+check_PROGRAMS += tests/unit/test_iversion
+tests_unit_test_iversion_SOURCES = tests/unit/unit.h tests/unit/test_iversion.c
+tests_unit_test_iversion_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_iversion_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_iversion
 endif

@@ -66,7 +66,7 @@ START_TEST(bump_skips_ea_inode)
 }
 END_TEST
 
-Suite *suite_iversion(void)
+static Suite *suite_iversion(void)
 {
 	Suite *s = suite_create("iversion");
 	TCase *tc = tcase_create("bump");
@@ -78,3 +78,4 @@ Suite *suite_iversion(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+E2X_UNIT_MAIN(suite_iversion)
