@@ -2,6 +2,8 @@
 # program of its own; add one with the UNIT_TEST pattern below.
 # Integration tests (shell, data-driven) have fragments of their own.
 
+# Unit tests that need an image link tests/unit/fixture.c (see fixture.h).
+UNIT_FIXTURE = tests/unit/fixture.h tests/unit/fixture.c
 UNIT_LDADD = lib/libe2x.la $(CHECK_LIBS) $(EXT2FS_LIBS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 

@@ -1,0 +1,31 @@
+/*
+ * fixture.h --- test images for the unit tests: format a fresh sparse image
+ * file with a mke2fs and open it with libext2fs.
+ */
+#ifndef E2X_FIXTURE_H
+#define E2X_FIXTURE_H
+
+#include <ext2fs/ext2fs.h>
+
+struct fixture {
+	char path[256];		/* the image file, removed by fixture_drop */
+	ext2_filsys fs;		/* open read-write, or NULL after close */
+};
+
+/*
+ * Create an image of SIZE (mke2fs size syntax, e.g. "64M") formatted with
+ * "mke2fs -q -F -t ext4 OPTS" and open it read-write.  The mke2fs used is
+ * $E2X_TEST_MKE2FS when set, else ours from the build tree
+ * ($top_builddir/mke2fs/mke2fs).  Aborts the test on failure.
+ */
+void fixture_mkfs(struct fixture *fx, const char *opts, const char *size);
+/* Flush and close the fs (keeps the file); reopen read-write. */
+void fixture_close(struct fixture *fx);
+void fixture_reopen(struct fixture *fx);
+/* Run the reference "/usr/sbin/e2fsck -fn" on the closed image; return its
+ * exit status (0 = clean).  Its output goes to stderr of the test. */
+int fixture_ref_fsck(struct fixture *fx);
+/* Close if open and remove the file. */
+void fixture_drop(struct fixture *fx);
+
+#endif
