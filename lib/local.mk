@@ -23,3 +23,8 @@ lib/e2x_err.h: lib/e2x_err.et
 	$(AM_V_GEN)$(MKDIR_P) lib && cd lib && \
 		$(COMPILE_ET) $(abs_top_srcdir)/lib/e2x_err.et
 lib/e2x_err.c: lib/e2x_err.h
+
+# Journal recovery, overlay channel, orphans (e2x-journal.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-journal.h
+e2xinclude_HEADERS += lib/e2x-journal.h
