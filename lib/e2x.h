@@ -44,6 +44,7 @@ errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 /* Area headers (one per concept). */
 #include "e2x-geometry.h"
 #include "e2x-inline.h"
+#include "e2x-dir.h"
 #include "e2x-itree.h"
 #include "e2x-journal.h"
 

@@ -24,6 +24,13 @@ lib/e2x_err.h: lib/e2x_err.et
 		$(COMPILE_ET) $(abs_top_srcdir)/lib/e2x_err.et
 lib/e2x_err.c: lib/e2x_err.h
 
+# Directories (e2x-dir.h): entry format, inline/linear/htree forms, API.
+lib_libe2x_la_SOURCES += \
+	lib/e2x-dir.h \
+	lib/dir-int.h \
+	lib/dirent.c
+e2xinclude_HEADERS += lib/e2x-dir.h
+
 # Journal recovery, overlay channel, orphans (e2x-journal.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-journal.h

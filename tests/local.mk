@@ -14,3 +14,12 @@ tests_unit_test_iversion_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_iversion_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_iversion
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_dirent
+tests_unit_test_dirent_SOURCES = tests/unit/unit.h tests/unit/test_dirent.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_dirent_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_dirent_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_dirent
+endif
