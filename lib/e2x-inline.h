@@ -77,7 +77,8 @@ errcode_t e2x_xattr_ibody_list(ext2_filsys fs,
 			       const struct ext2_inode_large *inode,
 			       e2x_xattr_fn fn, void *priv);
 /* Largest value NAME_INDEX/NAME could get (replacing its present value,
- * keeping every other attribute).  0 when not even the entry fits. */
+ * keeping every other attribute).  E2X_ERR_NO_SPACE when not even the
+ * entry with an empty value fits. */
 errcode_t e2x_xattr_ibody_room(ext2_filsys fs,
 			       const struct ext2_inode_large *inode,
 			       int name_index, const char *name,
@@ -133,6 +134,10 @@ errcode_t e2x_inline_clear(ext2_filsys fs, ext2_ino_t ino,
  */
 #define E2X_ALLOC_NOZERO	0x0001	/* caller fills the whole block */
 
+/* Give an inode that maps nothing an empty extent tree in i_block and
+ * EXT4_EXTENTS_FL (E2X_ERR_HAS_BLOCKS if i_block is in use). */
+errcode_t e2x_extent_root_init(ext2_filsys fs,
+			       struct ext2_inode_large *inode);
 /* Physical block of logical block LBLK (0 for a hole).  *FLAGS (may be
  * NULL) gets E2X_MAP_UNINIT for an unwritten extent. */
 #define E2X_MAP_UNINIT		0x0001
@@ -188,8 +193,9 @@ errcode_t e2x_symlink_read(ext2_filsys fs, ext2_ino_t ino, char *buf,
 
 /*
  * inode_new.c --- a fresh inode: number allocated and counted, fields
- * initialised (extra_isize, times, empty inline storage when the feature
- * is on for files and directories, else an empty extent tree).  Not linked
+ * initialised (extra_isize, times; for regular files empty inline storage
+ * when the feature is on, else an empty extent tree; directories and
+ * symlinks get an empty i_block for their own code to fill).  Not linked
  * into any directory and not written: the caller writes it once.
  */
 errcode_t e2x_inode_new(ext2_filsys fs, ext2_ino_t dir, uint16_t mode,

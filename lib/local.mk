@@ -11,7 +11,7 @@ lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
 lib_libe2x_la_LDFLAGS = -version-info 0:0:0 $(SAN_LDFLAGS)
 
 e2xincludedir = $(includedir)/e2x
-e2xinclude_HEADERS = lib/e2x.h lib/e2x-geometry.h
+e2xinclude_HEADERS = lib/e2x.h lib/e2x-geometry.h lib/e2x-inline.h
 nodist_e2xinclude_HEADERS = lib/e2x_err.h
 
 BUILT_SOURCES += lib/e2x_err.h lib/e2x_err.c
@@ -35,3 +35,12 @@ e2xinclude_HEADERS += lib/e2x-dir.h
 lib_libe2x_la_SOURCES += \
 	lib/e2x-journal.h
 e2xinclude_HEADERS += lib/e2x-journal.h
+
+# Inline data, in-inode attributes, file content, file block allocation.
+lib_libe2x_la_SOURCES += \
+	lib/e2x-inline.h \
+	lib/xattr_ibody.c \
+	lib/inline.c \
+	lib/alloc.c \
+	lib/file.c \
+	lib/inode_new.c

@@ -1,0 +1,629 @@
+/*
+ * file.c --- content of regular files and symlinks: read, write at an
+ * offset, truncate; inline while it fits, promoted to extent-mapped blocks
+ * the moment it does not, packed back on request.
+ *
+ * Each public function reads the inode once and writes it once through
+ * e2x_write_inode(), so i_version moves by one per operation.
+ */
+#include "config.h"
+#include <string.h>
+#include <time.h>
+#include "e2x.h"
+
+/* The in-memory state of one operation. */
+struct fop {
+	ext2_filsys fs;
+	ext2_ino_t ino;
+	struct ext2_inode_large *inode;	/* EXT2_INODE_SIZE bytes */
+	char *blk;			/* one block of scratch */
+};
+
+static errcode_t fop_open(ext2_filsys fs, ext2_ino_t ino, struct fop *op)
+{
+	errcode_t err;
+
+	memset(op, 0, sizeof(*op));
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (ino == 0 || ino > fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	op->fs = fs;
+	op->ino = ino;
+	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super), &op->inode);
+	if (err)
+		return err;
+	err = ext2fs_get_mem(fs->blocksize, &op->blk);
+	if (err)
+		return err;
+	return e2x_read_inode(fs, ino, op->inode);
+}
+
+static void fop_close(struct fop *op)
+{
+	ext2fs_free_mem(&op->inode);
+	ext2fs_free_mem(&op->blk);
+}
+
+static uint64_t fop_size(const struct fop *op)
+{
+	return EXT2_I_SIZE(op->inode);
+}
+
+static errcode_t fop_set_size(struct fop *op, uint64_t size)
+{
+	return ext2fs_inode_size_set(op->fs, (struct ext2_inode *)op->inode,
+				     size);
+}
+
+/* mtime and ctime to now (seconds; the extra words cleared when present). */
+static void fop_touch(struct fop *op)
+{
+	uint32_t now = (uint32_t)time(NULL);
+	size_t end = EXT2_GOOD_OLD_INODE_SIZE + op->inode->i_extra_isize;
+
+	op->inode->i_mtime = now;
+	op->inode->i_ctime = now;
+	if (EXT2_INODE_SIZE(op->fs->super) > EXT2_GOOD_OLD_INODE_SIZE &&
+	    end >= offsetof(struct ext2_inode_large, i_mtime_extra) + 4) {
+		op->inode->i_mtime_extra = 0;
+		op->inode->i_ctime_extra = 0;
+	}
+}
+
+static errcode_t fop_store(struct fop *op)
+{
+	return e2x_write_inode(op->fs, op->ino, op->inode);
+}
+
+/* The kernel's test: a symlink, not inline, no data blocks counted. */
+static int is_fast_symlink(ext2_filsys fs, struct ext2_inode_large *inode)
+{
+	return LINUX_S_ISLNK(inode->i_mode) && !e2x_inode_has_inline(inode) &&
+	       EXT2_I_SIZE(inode) < E2X_INLINE_IBLOCK_SIZE &&
+	       ext2fs_inode_data_blocks2(fs, (struct ext2_inode *)inode) == 0;
+}
+
+/* Inline bytes of the inode: up to LEN bytes of content into BUF, zeros
+ * where the stored bytes end before i_size. */
+static errcode_t inline_read(struct fop *op, uint64_t offset, char *buf,
+			     size_t len)
+{
+	size_t cap = EXT2_INODE_SIZE(op->fs->super) + E2X_INLINE_IBLOCK_SIZE;
+	size_t stored;
+	char *tmp = NULL;
+	errcode_t err;
+
+	err = ext2fs_get_memzero(cap, &tmp);
+	if (err)
+		return err;
+	err = e2x_inline_get(op->fs, op->ino, op->inode, tmp, cap, &stored);
+	if (err)
+		goto out;
+	if (stored > cap) {
+		err = E2X_ERR_CORRUPT;
+		goto out;
+	}
+	memset(buf, 0, len);
+	if (offset < stored)
+		memcpy(buf, tmp + offset,
+		       stored - offset < len ? stored - offset : len);
+out:
+	ext2fs_free_mem(&tmp);
+	return err;
+}
+
+/* Block-mapped content: LEN bytes at OFFSET, holes read as zeros. */
+static errcode_t blocks_read(struct fop *op, uint64_t offset, char *buf,
+			     size_t len)
+{
+	unsigned int bs = op->fs->blocksize;
+	blk64_t pblk;
+	errcode_t err;
+	int flags;
+
+	while (len) {
+		blk64_t lblk = offset / bs;
+		size_t in = offset % bs;
+		size_t n = bs - in < len ? bs - in : len;
+
+		err = e2x_map_file_block(op->fs, op->ino, op->inode, lblk,
+					 &pblk, &flags);
+		if (err)
+			return err;
+		if (!pblk || (flags & E2X_MAP_UNINIT)) {
+			memset(buf, 0, n);
+		} else {
+			err = io_channel_read_blk64(op->fs->io, pblk, 1,
+						    op->blk);
+			if (err)
+				return err;
+			memcpy(buf, op->blk + in, n);
+		}
+		buf += n;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Content bytes [OFFSET, OFFSET+LEN) of any kind of inode, LEN already
+ * clipped to i_size. */
+static errcode_t content_read(struct fop *op, uint64_t offset, char *buf,
+			      size_t len)
+{
+	if (e2x_inode_has_inline(op->inode))
+		return inline_read(op, offset, buf, len);
+	if (is_fast_symlink(op->fs, op->inode)) {
+		memset(buf, 0, len);
+		if (offset < E2X_INLINE_IBLOCK_SIZE)
+			memcpy(buf, (char *)op->inode->i_block + offset,
+			       E2X_INLINE_IBLOCK_SIZE - offset < len
+				       ? E2X_INLINE_IBLOCK_SIZE - offset
+				       : len);
+		return 0;
+	}
+	return blocks_read(op, offset, buf, len);
+}
+
+/* Write LEN bytes at OFFSET into block-mapped content, allocating holes
+ * and turning unwritten blocks into written ones. */
+static errcode_t blocks_write(struct fop *op, uint64_t offset,
+			      const char *buf, size_t len)
+{
+	unsigned int bs = op->fs->blocksize;
+	blk64_t pblk;
+	errcode_t err;
+	int flags;
+
+	while (len) {
+		blk64_t lblk = offset / bs;
+		size_t in = offset % bs;
+		size_t n = bs - in < len ? bs - in : len;
+
+		err = e2x_map_file_block(op->fs, op->ino, op->inode, lblk,
+					 &pblk, &flags);
+		if (err)
+			return err;
+		if (!pblk) {
+			err = e2x_alloc_file_block(op->fs, op->ino, op->inode,
+						   lblk, E2X_ALLOC_NOZERO,
+						   &pblk);
+			if (err)
+				return err;
+			memset(op->blk, 0, bs);
+		} else if (flags & E2X_MAP_UNINIT) {
+			memset(op->blk, 0, bs);
+		} else if (n < bs) {
+			err = io_channel_read_blk64(op->fs->io, pblk, 1,
+						    op->blk);
+			if (err)
+				return err;
+		}
+		memcpy(op->blk + in, buf, n);
+		err = io_channel_write_blk64(op->fs->io, pblk, 1, op->blk);
+		if (err)
+			return err;
+		if (flags & E2X_MAP_UNINIT) {
+			err = ext2fs_bmap2(op->fs, op->ino,
+					   (struct ext2_inode *)op->inode,
+					   NULL, BMAP_SET, lblk, NULL, &pblk);
+			if (err)
+				return err;
+		}
+		buf += n;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Move inline content (i_size bytes) into block 0 of a new extent tree. */
+static errcode_t promote(struct fop *op)
+{
+	uint64_t size = fop_size(op);
+	char *content = NULL;
+	errcode_t err;
+
+	if (!e2x_inode_has_inline(op->inode))
+		return 0;
+	if (size > EXT2_INODE_SIZE(op->fs->super))
+		return E2X_ERR_CORRUPT;	/* cannot have been stored inline */
+	err = ext2fs_get_memzero(size + 1, &content);
+	if (err)
+		return err;
+	err = inline_read(op, 0, content, size);
+	if (err)
+		goto out;
+	err = e2x_inline_clear(op->fs, op->ino, op->inode);
+	if (err)
+		goto out;
+	err = e2x_extent_root_init(op->fs, op->inode);
+	if (err)
+		goto out;
+	if (size)
+		err = blocks_write(op, 0, content, size);
+out:
+	ext2fs_free_mem(&content);
+	return err;
+}
+
+/* True when the inode may start holding content inline now: feature on,
+ * nothing stored yet (empty, no mapped block). */
+static int may_start_inline(struct fop *op)
+{
+	const struct ext3_extent_header *eh;
+	size_t i;
+
+	if (!ext2fs_has_feature_inline_data(op->fs->super) ||
+	    e2x_inode_has_inline(op->inode) || fop_size(op))
+		return 0;
+	if (op->inode->i_flags & EXT4_EXTENTS_FL) {
+		eh = (const struct ext3_extent_header *)op->inode->i_block;
+		return eh->eh_entries == 0 && eh->eh_depth == 0;
+	}
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		if (op->inode->i_block[i])
+			return 0;
+	return 1;
+}
+
+/* Store NEW_SIZE bytes inline: the present content, zero-extended, with
+ * LEN bytes of BUF at OFFSET on top. */
+static errcode_t inline_rewrite(struct fop *op, uint64_t new_size,
+				uint64_t offset, const char *buf, size_t len)
+{
+	uint64_t old = fop_size(op);
+	char *tmp = NULL;
+	errcode_t err;
+
+	err = ext2fs_get_memzero(new_size + 1, &tmp);
+	if (err)
+		return err;
+	if (e2x_inode_has_inline(op->inode) && old) {
+		err = inline_read(op, 0, tmp, old < new_size ? old : new_size);
+		if (err)
+			goto out;
+	}
+	if (len)
+		memcpy(tmp + offset, buf, len);
+	err = e2x_inline_set(op->fs, op->ino, op->inode, tmp, new_size);
+	if (!err)
+		err = fop_set_size(op, new_size);
+out:
+	ext2fs_free_mem(&tmp);
+	return err;
+}
+
+/* Capacity if the inode can go (or stay) inline, else 0. */
+static size_t inline_room(struct fop *op)
+{
+	size_t cap;
+
+	if (e2x_inline_capacity(op->fs, op->ino, op->inode, &cap))
+		return 0;
+	return cap;
+}
+
+errcode_t e2x_file_read(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
+			void *buf, size_t len, size_t *got)
+{
+	struct fop op;
+	uint64_t size;
+	errcode_t err;
+
+	*got = 0;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (LINUX_S_ISDIR(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	size = fop_size(&op);
+	if (offset >= size)
+		goto out;
+	if (len > size - offset)
+		len = size - offset;
+	err = content_read(&op, offset, buf, len);
+	if (!err)
+		*got = len;
+out:
+	fop_close(&op);
+	return err;
+}
+
+errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
+			 const void *buf, size_t len, int flags)
+{
+	uint64_t end, size;
+	struct fop op;
+	errcode_t err;
+
+	(void)flags;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (!LINUX_S_ISREG(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	if (offset + len < offset || offset + len > (1ULL << 44)) {
+		err = EXT2_ET_FILE_TOO_BIG;
+		goto out;
+	}
+	size = fop_size(&op);
+	end = offset + len > size ? offset + len : size;
+	if ((e2x_inode_has_inline(op.inode) || may_start_inline(&op)) &&
+	    end <= inline_room(&op)) {
+		err = inline_rewrite(&op, end, offset, buf, len);
+	} else {
+		err = promote(&op);
+		if (!err && !(op.inode->i_flags & EXT4_EXTENTS_FL) &&
+		    !ext2fs_inode_data_blocks2(fs,
+					       (struct ext2_inode *)op.inode))
+			err = e2x_extent_root_init(fs, op.inode);
+		if (!err)
+			err = blocks_write(&op, offset, buf, len);
+		if (!err)
+			err = fop_set_size(&op, end);
+	}
+	if (err)
+		goto out;
+	fop_touch(&op);
+	err = fop_store(&op);
+out:
+	fop_close(&op);
+	return err;
+}
+
+/* Shrink block-mapped content to SIZE: free whole blocks past it and zero
+ * the tail of the last block so a later extension reads zeros. */
+static errcode_t blocks_shrink(struct fop *op, uint64_t size)
+{
+	unsigned int bs = op->fs->blocksize;
+	size_t in = size % bs;
+	blk64_t pblk;
+	errcode_t err;
+	int flags;
+
+	err = e2x_free_file_blocks(op->fs, op->ino, op->inode,
+				   (size + bs - 1) / bs);
+	if (err || !in)
+		return err;
+	err = e2x_map_file_block(op->fs, op->ino, op->inode, size / bs, &pblk,
+				 &flags);
+	if (err || !pblk || (flags & E2X_MAP_UNINIT))
+		return err;
+	err = io_channel_read_blk64(op->fs->io, pblk, 1, op->blk);
+	if (err)
+		return err;
+	memset(op->blk + in, 0, bs - in);
+	return io_channel_write_blk64(op->fs->io, pblk, 1, op->blk);
+}
+
+errcode_t e2x_file_truncate(ext2_filsys fs, ext2_ino_t ino, uint64_t size,
+			    int flags)
+{
+	struct fop op;
+	errcode_t err;
+
+	(void)flags;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (!LINUX_S_ISREG(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	if (size > (1ULL << 44)) {
+		err = EXT2_ET_FILE_TOO_BIG;
+		goto out;
+	}
+	if (e2x_inode_has_inline(op.inode) && size <= inline_room(&op)) {
+		err = inline_rewrite(&op, size, 0, NULL, 0);
+	} else {
+		err = promote(&op);
+		if (!err && size < fop_size(&op))
+			err = blocks_shrink(&op, size);
+		if (!err)
+			err = fop_set_size(&op, size);
+	}
+	if (err)
+		goto out;
+	fop_touch(&op);
+	err = fop_store(&op);
+out:
+	fop_close(&op);
+	return err;
+}
+
+/* Drop every block and the extent tree; the inode then maps nothing. */
+static errcode_t unmap_all(struct fop *op)
+{
+	errcode_t err;
+
+	err = e2x_free_file_blocks(op->fs, op->ino, op->inode, 0);
+	if (err)
+		return err;
+	memset(op->inode->i_block, 0, sizeof(op->inode->i_block));
+	op->inode->i_flags &= ~EXT4_EXTENTS_FL;
+	return 0;
+}
+
+/* Store SIZE bytes of CONTENT as a fast symlink (i_block, no flags). */
+static void set_fast_symlink(struct fop *op, const char *content,
+			     size_t size)
+{
+	memset(op->inode->i_block, 0, sizeof(op->inode->i_block));
+	memcpy(op->inode->i_block, content, size);
+	op->inode->i_flags &= ~(EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL);
+}
+
+errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
+{
+	struct fop op;
+	char *content = NULL;
+	uint64_t size;
+	size_t cap = 0;
+	int fast;
+	errcode_t err;
+
+	(void)flags;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (!LINUX_S_ISREG(op.inode->i_mode) &&
+	    !LINUX_S_ISLNK(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	if (e2x_inode_has_inline(op.inode) || is_fast_symlink(fs, op.inode))
+		goto out;
+	size = fop_size(&op);
+	fast = LINUX_S_ISLNK(op.inode->i_mode) &&
+	       size < E2X_INLINE_IBLOCK_SIZE;
+	if (!fast) {
+		err = e2x_inline_capacity(fs, ino, op.inode, &cap);
+		if (err)
+			goto out;
+		if (size > cap) {
+			err = E2X_ERR_INLINE_TOO_BIG;
+			goto out;
+		}
+	}
+	err = ext2fs_get_memzero(size + 1, &content);
+	if (err)
+		goto out;
+	err = content_read(&op, 0, content, size);
+	if (!err)
+		err = unmap_all(&op);
+	if (err)
+		goto out;
+	if (fast)
+		set_fast_symlink(&op, content, size);
+	else
+		err = e2x_inline_set(fs, ino, op.inode, content, size);
+	if (err)
+		goto out;
+	fop_touch(&op);
+	err = fop_store(&op);
+out:
+	ext2fs_free_mem(&content);
+	fop_close(&op);
+	return err;
+}
+
+errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags)
+{
+	struct fop op;
+	errcode_t err;
+
+	(void)flags;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (!LINUX_S_ISREG(op.inode->i_mode) &&
+	    !LINUX_S_ISLNK(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	if (!e2x_inode_has_inline(op.inode))
+		goto out;
+	err = promote(&op);
+	if (err)
+		goto out;
+	fop_touch(&op);
+	err = fop_store(&op);
+out:
+	fop_close(&op);
+	return err;
+}
+
+/* Longest symlink target the kernel accepts on this file system. */
+static size_t symlink_max(ext2_filsys fs)
+{
+	return fs->blocksize - 1 < 4095 ? fs->blocksize - 1 : 4095;
+}
+
+errcode_t e2x_symlink_write(ext2_filsys fs, ext2_ino_t ino,
+			    const char *target, size_t len, int flags)
+{
+	struct fop op;
+	errcode_t err;
+
+	(void)flags;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (!LINUX_S_ISLNK(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	if (len == 0 || memchr(target, 0, len)) {
+		err = E2X_ERR_BAD_OPTION;
+		goto out;
+	}
+	if (len > symlink_max(fs)) {
+		err = E2X_ERR_NAME_TOO_LONG;
+		goto out;
+	}
+	/* Drop the old target, whatever its kind. */
+	if (e2x_inode_has_inline(op.inode))
+		err = e2x_inline_clear(fs, ino, op.inode);
+	else if (!is_fast_symlink(fs, op.inode))
+		err = unmap_all(&op);
+	if (err)
+		goto out;
+	memset(op.inode->i_block, 0, sizeof(op.inode->i_block));
+	op.inode->i_flags &= ~EXT4_EXTENTS_FL;
+	if (len < E2X_INLINE_IBLOCK_SIZE) {
+		set_fast_symlink(&op, target, len);
+	} else if (len <= inline_room(&op)) {
+		err = e2x_inline_set(fs, ino, op.inode, target, len);
+	} else {
+		err = e2x_extent_root_init(fs, op.inode);
+		if (!err)
+			err = blocks_write(&op, 0, target, len);
+	}
+	if (!err)
+		err = fop_set_size(&op, len);
+	if (err)
+		goto out;
+	fop_touch(&op);
+	err = fop_store(&op);
+out:
+	fop_close(&op);
+	return err;
+}
+
+errcode_t e2x_symlink_read(ext2_filsys fs, ext2_ino_t ino, char *buf,
+			   size_t bufsize, size_t *len)
+{
+	struct fop op;
+	uint64_t size;
+	errcode_t err;
+
+	*len = 0;
+	err = fop_open(fs, ino, &op);
+	if (err)
+		goto out;
+	if (!LINUX_S_ISLNK(op.inode->i_mode)) {
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	size = fop_size(&op);
+	if (size == 0 || size > symlink_max(fs)) {
+		err = E2X_ERR_CORRUPT;
+		goto out;
+	}
+	if (size > bufsize) {
+		err = E2X_ERR_NAME_TOO_LONG;
+		goto out;
+	}
+	err = content_read(&op, 0, buf, size);
+	if (!err)
+		*len = size;
+out:
+	fop_close(&op);
+	return err;
+}

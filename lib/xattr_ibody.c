@@ -1,0 +1,424 @@
+/*
+ * xattr_ibody.c --- our parser and writer of the in-inode extended-attribute
+ * area (the bytes after i_extra_isize), bounds-checked against the inode.
+ *
+ * Changes parse the area into a table, edit the table and lay the whole
+ * area out again: entries from the front, values packed from the end in
+ * entry order, 4-byte padding zeroed, e_hash 0 for values we write (the
+ * kernel neither writes nor checks hashes of in-inode entries).
+ */
+#include "config.h"
+#include <string.h>
+#include "e2x.h"
+
+#define IBODY_HDR_SIZE	4	/* h_magic */
+#define IBODY_END_MARK	4	/* zero u32 after the last entry */
+
+/* One parsed attribute; name and value point into the inode buffer or, for
+ * a value being set, into the caller's memory. */
+struct xent {
+	uint8_t index;
+	uint8_t name_len;
+	const char *name;
+	uint32_t inum;
+	uint32_t size;
+	uint32_t hash;
+	const unsigned char *value;	/* NULL for EA-inode values */
+};
+
+struct xtable {
+	struct xent *ents;
+	size_t count;
+	size_t max;
+};
+
+static size_t inode_bytes(ext2_filsys fs)
+{
+	return EXT2_INODE_SIZE(fs->super);
+}
+
+/*
+ * Locate the area: *first gets the first entry (after the magic), *size
+ * the bytes from there to the end of the inode.  Returns 0 with *size 0
+ * when the inode has no room for an area, E2X_ERR_CORRUPT when
+ * i_extra_isize is impossible.
+ */
+static errcode_t ibody_locate(ext2_filsys fs,
+			      const struct ext2_inode_large *inode,
+			      const unsigned char **hdr, size_t *size)
+{
+	size_t isz = inode_bytes(fs);
+	size_t start;
+
+	*hdr = NULL;
+	*size = 0;
+	if (isz <= EXT2_GOOD_OLD_INODE_SIZE)
+		return 0;
+	if (inode->i_extra_isize & 3)
+		return E2X_ERR_CORRUPT;
+	start = EXT2_GOOD_OLD_INODE_SIZE + inode->i_extra_isize;
+	if (start > isz)
+		return E2X_ERR_CORRUPT;
+	if (start + IBODY_HDR_SIZE + IBODY_END_MARK > isz)
+		return 0;
+	*hdr = (const unsigned char *)inode + start;
+	*size = isz - start - IBODY_HDR_SIZE;
+	return 0;
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return ext2fs_le32_to_cpu(v);
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	v = ext2fs_cpu_to_le32(v);
+	memcpy(p, &v, 4);
+}
+
+static void table_free(struct xtable *t)
+{
+	ext2fs_free_mem(&t->ents);
+	t->count = t->max = 0;
+}
+
+/* Parse one entry at OFF of the area FIRST/SIZE into E; *next gets the
+ * offset of the following entry.  Every length is checked. */
+static errcode_t parse_entry(const unsigned char *first, size_t size,
+			     size_t off, struct xent *e, size_t *next)
+{
+	struct e2x_xattr_entry raw;
+	size_t len;
+
+	if (off + sizeof(raw) + IBODY_END_MARK > size)
+		return E2X_ERR_CORRUPT;
+	memcpy(&raw, first + off, sizeof(raw));
+	if (raw.e_name_len == 0)
+		return E2X_ERR_CORRUPT;
+	len = E2X_XATTR_ENTRY_LEN(raw.e_name_len);
+	if (off + len + IBODY_END_MARK > size)
+		return E2X_ERR_CORRUPT;
+	e->index = raw.e_name_index;
+	e->name_len = raw.e_name_len;
+	e->name = (const char *)first + off + sizeof(raw);
+	e->inum = ext2fs_le32_to_cpu(raw.e_value_inum);
+	e->size = ext2fs_le32_to_cpu(raw.e_value_size);
+	e->hash = ext2fs_le32_to_cpu(raw.e_hash);
+	e->value = NULL;
+	if (!e->inum) {
+		size_t offs = ext2fs_le16_to_cpu(raw.e_value_offs);
+
+		if (e->size > size ||
+		    E2X_XATTR_VALUE_LEN(e->size) > size - offs || offs > size)
+			return E2X_ERR_CORRUPT;
+		e->value = first + offs;
+	}
+	*next = off + len;
+	return 0;
+}
+
+/* Parse the area into T (empty when there is no area or no magic). */
+static errcode_t table_parse(ext2_filsys fs,
+			     const struct ext2_inode_large *inode,
+			     struct xtable *t)
+{
+	const unsigned char *hdr, *first;
+	size_t size, off = 0, i;
+	errcode_t err;
+
+	memset(t, 0, sizeof(*t));
+	err = ibody_locate(fs, inode, &hdr, &size);
+	if (err || !hdr || get_le32(hdr) != E2X_XATTR_IBODY_MAGIC)
+		return err;
+	first = hdr + IBODY_HDR_SIZE;
+	t->max = size / sizeof(struct e2x_xattr_entry) + 1;
+	err = ext2fs_get_array(t->max, sizeof(*t->ents), &t->ents);
+	if (err)
+		return err;
+	while (off + IBODY_END_MARK <= size && get_le32(first + off) != 0) {
+		if (t->count == t->max) {
+			err = E2X_ERR_CORRUPT;
+			goto out;
+		}
+		err = parse_entry(first, size, off, &t->ents[t->count], &off);
+		if (err)
+			goto out;
+		t->count++;
+	}
+	/* Values must lie past the end mark, not over the entries. */
+	for (i = 0; i < t->count; i++) {
+		const struct xent *e = &t->ents[i];
+
+		if (e->value && e->size &&
+		    e->value < first + off + IBODY_END_MARK) {
+			err = E2X_ERR_CORRUPT;
+			goto out;
+		}
+		if (e->inum && !ext2fs_has_feature_ea_inode(fs->super)) {
+			err = E2X_ERR_CORRUPT;
+			goto out;
+		}
+	}
+out:
+	if (err)
+		table_free(t);
+	return err;
+}
+
+static int table_find(const struct xtable *t, int index, const char *name)
+{
+	size_t len = strlen(name);
+	size_t i;
+
+	for (i = 0; i < t->count; i++)
+		if (t->ents[i].index == index && t->ents[i].name_len == len &&
+		    !memcmp(t->ents[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/* Bytes the table needs in the area (entries, end mark, values). */
+static size_t table_bytes(const struct xtable *t, int skip)
+{
+	size_t need = IBODY_END_MARK, i;
+
+	for (i = 0; i < t->count; i++) {
+		if ((int)i == skip)
+			continue;
+		need += E2X_XATTR_ENTRY_LEN(t->ents[i].name_len);
+		if (t->ents[i].value)
+			need += E2X_XATTR_VALUE_LEN(t->ents[i].size);
+	}
+	return need;
+}
+
+/*
+ * Lay T out into the inode's area.  The image is built in a scratch buffer
+ * first because values may point into the area being rewritten.
+ */
+static errcode_t table_store(ext2_filsys fs, struct ext2_inode_large *inode,
+			     const struct xtable *t)
+{
+	const unsigned char *hdr;
+	unsigned char *img = NULL, *first;
+	size_t size, off = 0, vend, i;
+	errcode_t err;
+
+	err = ibody_locate(fs, inode, &hdr, &size);
+	if (err)
+		return err;
+	if (!hdr)
+		return t->count ? E2X_ERR_NO_SPACE : 0;
+	if (table_bytes(t, -1) > size)
+		return E2X_ERR_NO_SPACE;
+	err = ext2fs_get_memzero(size + IBODY_HDR_SIZE, &img);
+	if (err)
+		return err;
+	first = img + IBODY_HDR_SIZE;
+	vend = size;
+	for (i = 0; i < t->count; i++) {
+		const struct xent *e = &t->ents[i];
+		struct e2x_xattr_entry raw;
+
+		memset(&raw, 0, sizeof(raw));
+		raw.e_name_len = e->name_len;
+		raw.e_name_index = e->index;
+		raw.e_value_inum = ext2fs_cpu_to_le32(e->inum);
+		raw.e_value_size = ext2fs_cpu_to_le32(e->size);
+		raw.e_hash = ext2fs_cpu_to_le32(e->hash);
+		if (e->value && e->size) {
+			vend -= E2X_XATTR_VALUE_LEN(e->size);
+			memcpy(first + vend, e->value, e->size);
+			raw.e_value_offs = ext2fs_cpu_to_le16((uint16_t)vend);
+		}
+		memcpy(first + off, &raw, sizeof(raw));
+		memcpy(first + off + sizeof(raw), e->name, e->name_len);
+		off += E2X_XATTR_ENTRY_LEN(e->name_len);
+	}
+	if (t->count)
+		put_le32(img, E2X_XATTR_IBODY_MAGIC);
+	memcpy((unsigned char *)hdr, img, size + IBODY_HDR_SIZE);
+	ext2fs_free_mem(&img);
+	return 0;
+}
+
+errcode_t e2x_xattr_ibody_check(ext2_filsys fs,
+				const struct ext2_inode_large *inode)
+{
+	struct xtable t;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = table_parse(fs, inode, &t);
+	table_free(&t);
+	return err;
+}
+
+errcode_t e2x_xattr_ibody_get(ext2_filsys fs,
+			      const struct ext2_inode_large *inode,
+			      int name_index, const char *name, void *buf,
+			      size_t bufsize, size_t *value_len)
+{
+	struct xtable t;
+	errcode_t err;
+	int i;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = table_parse(fs, inode, &t);
+	if (err)
+		return err;
+	i = table_find(&t, name_index, name);
+	if (i < 0) {
+		err = E2X_ERR_NOT_FOUND;
+		goto out;
+	}
+	if (!t.ents[i].value) {		/* value in an EA inode */
+		err = E2X_ERR_UNSUPPORTED;
+		goto out;
+	}
+	if (value_len)
+		*value_len = t.ents[i].size;
+	if (buf)
+		memcpy(buf, t.ents[i].value,
+		       bufsize < t.ents[i].size ? bufsize : t.ents[i].size);
+out:
+	table_free(&t);
+	return err;
+}
+
+errcode_t e2x_xattr_ibody_set(ext2_filsys fs, struct ext2_inode_large *inode,
+			      int name_index, const char *name,
+			      const void *value, size_t value_len)
+{
+	struct xtable t;
+	struct xent *e;
+	size_t name_len = strlen(name);
+	errcode_t err;
+	int i;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (name_len == 0 || name_len > 255 || name_index < 0 ||
+	    name_index > 255)
+		return E2X_ERR_BAD_OPTION;
+	if (value_len > UINT16_MAX)
+		return E2X_ERR_NO_SPACE;
+	err = table_parse(fs, inode, &t);
+	if (err)
+		return err;
+	if (!t.ents) {		/* empty area: room for the new entry */
+		err = ext2fs_get_array(1, sizeof(*t.ents), &t.ents);
+		if (err)
+			return err;
+		t.max = 1;
+	}
+	i = table_find(&t, name_index, name);
+	if (i < 0) {
+		if (t.count == t.max) {
+			err = ext2fs_resize_mem(t.max * sizeof(*t.ents),
+						(t.max + 1) * sizeof(*t.ents),
+						&t.ents);
+			if (err)
+				goto out;
+			t.max++;
+		}
+		i = (int)t.count++;
+	}
+	e = &t.ents[i];
+	e->index = (uint8_t)name_index;
+	e->name_len = (uint8_t)name_len;
+	e->name = name;
+	e->inum = 0;
+	e->size = (uint32_t)value_len;
+	e->hash = 0;
+	e->value = value_len ? value : (const unsigned char *)"";
+	err = table_store(fs, inode, &t);
+out:
+	table_free(&t);
+	return err;
+}
+
+errcode_t e2x_xattr_ibody_remove(ext2_filsys fs,
+				 struct ext2_inode_large *inode,
+				 int name_index, const char *name)
+{
+	struct xtable t;
+	errcode_t err;
+	int i;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = table_parse(fs, inode, &t);
+	if (err)
+		return err;
+	i = table_find(&t, name_index, name);
+	if (i < 0) {
+		err = E2X_ERR_NOT_FOUND;
+		goto out;
+	}
+	memmove(&t.ents[i], &t.ents[i + 1],
+		(t.count - (size_t)i - 1) * sizeof(*t.ents));
+	t.count--;
+	err = table_store(fs, inode, &t);
+out:
+	table_free(&t);
+	return err;
+}
+
+errcode_t e2x_xattr_ibody_list(ext2_filsys fs,
+			       const struct ext2_inode_large *inode,
+			       e2x_xattr_fn fn, void *priv)
+{
+	struct xtable t;
+	struct e2x_xattr xa;
+	errcode_t err;
+	size_t i;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = table_parse(fs, inode, &t);
+	if (err)
+		return err;
+	for (i = 0; i < t.count && !err; i++) {
+		xa.name_index = t.ents[i].index;
+		xa.name = t.ents[i].name;
+		xa.name_len = t.ents[i].name_len;
+		xa.value = t.ents[i].value;
+		xa.value_len = t.ents[i].size;
+		xa.value_inum = t.ents[i].inum;
+		err = fn(&xa, priv);
+	}
+	table_free(&t);
+	return err;
+}
+
+errcode_t e2x_xattr_ibody_room(ext2_filsys fs,
+			       const struct ext2_inode_large *inode,
+			       int name_index, const char *name,
+			       size_t *max_value)
+{
+	const unsigned char *hdr;
+	struct xtable t;
+	size_t size, need;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	*max_value = 0;
+	err = ibody_locate(fs, inode, &hdr, &size);
+	if (err)
+		return err;
+	if (!hdr)
+		return E2X_ERR_NO_SPACE;
+	err = table_parse(fs, inode, &t);
+	if (err)
+		return err;
+	need = table_bytes(&t, table_find(&t, name_index, name)) +
+	       E2X_XATTR_ENTRY_LEN(strlen(name));
+	if (need > size)
+		err = E2X_ERR_NO_SPACE;
+	else
+		*max_value = (size - need) & ~(size_t)3;
+	table_free(&t);
+	return err;
+}
