@@ -44,3 +44,11 @@ lib_libe2x_la_SOURCES += \
 	lib/alloc.c \
 	lib/file.c \
 	lib/inode_new.c
+
+# geometry and mkfs (mke2fs): e2x-geometry.h
+lib_libe2x_la_SOURCES += \
+	lib/profile.c \
+	lib/features.c \
+	lib/geometry.c \
+	lib/nullio.c \
+	lib/mkfs.c
