@@ -23,3 +23,23 @@ tests_unit_test_dirent_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_dirent_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_dirent
 endif
+
+# Inline data, in-inode attributes, file content (lib/inline.c & co).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_xattr_ibody tests/unit/test_inline \
+	tests/unit/test_file
+tests_unit_test_xattr_ibody_SOURCES = tests/unit/unit.h \
+	tests/unit/test_xattr_ibody.c $(UNIT_FIXTURE)
+tests_unit_test_xattr_ibody_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_xattr_ibody_LDADD = $(UNIT_LDADD)
+tests_unit_test_inline_SOURCES = tests/unit/unit.h tests/unit/test_inline.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_inline_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_inline_LDADD = $(UNIT_LDADD)
+tests_unit_test_file_SOURCES = tests/unit/unit.h tests/unit/test_file.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_file_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_file_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_xattr_ibody tests/unit/test_inline \
+	tests/unit/test_file
+endif
