@@ -33,7 +33,19 @@ e2xinclude_HEADERS += lib/e2x-dir.h
 
 # Journal recovery, overlay channel, orphans (e2x-journal.h).
 lib_libe2x_la_SOURCES += \
-	lib/e2x-journal.h
+	lib/e2x-journal.h \
+	lib/journal-int.h \
+	lib/u64map.h \
+	lib/u64map.c \
+	lib/journal_format.c \
+	lib/journal_load.c \
+	lib/journal_scan.c \
+	lib/journal_walk.c \
+	lib/journal_revoke.c \
+	lib/journal_replay.c \
+	lib/journal_recover.c \
+	lib/overlay_io.c \
+	lib/orphan.c
 e2xinclude_HEADERS += lib/e2x-journal.h
 
 # Inline data, in-inode attributes, file content, file block allocation.

@@ -1,0 +1,180 @@
+/*
+ * journal_recover.c --- the end of recovery (empty the journal, clear
+ * needs_recovery) and the one-call recovery used by e2fsck, writing to the
+ * devices or, for a dry run, into overlays.
+ */
+#include "config.h"
+#include <string.h>
+#include <stddef.h>
+#include "journal-int.h"
+
+/* Empty the log: s_start = 0, next tid, no error; fix the checksum. */
+static errcode_t reset_jsb(struct e2x_journal *j, io_channel jsink,
+			   uint32_t next_tid)
+{
+	struct e2x_jbd2_super *s = (struct e2x_jbd2_super *)j->buf;
+	errcode_t err;
+
+	err = io_channel_read_blk64(jsink, j->jsb_phys, 1, j->buf);
+	if (err)
+		return err;
+	be32_put(&s->s_start, 0);
+	be32_put(&s->s_sequence, next_tid);
+	be32_put(&s->s_errno, 0);
+	if (J_CSUM_V23(j))
+		be32_put(&s->s_checksum, e2x_jbd2_super_csum(s));
+	err = io_channel_write_blk64(jsink, j->jsb_phys, 1, j->buf);
+	if (!err)
+		memcpy(&j->jsb, s, sizeof(j->jsb));
+	return err;
+}
+
+/*
+ * Clear needs_recovery in the primary superblock as it is now on the
+ * device (replay may have brought a newer copy); a journal error becomes
+ * the fs error state, as the kernel does.
+ */
+static errcode_t clear_recover(struct e2x_journal *j, io_channel sink,
+			       int32_t jerrno)
+{
+	unsigned int sb_off = j->bs == 1024 ? 0 : 1024;
+	blk64_t sb_blk = j->bs == 1024 ? 1 : 0;
+	struct ext2_super_block *es;
+	uint32_t incompat;
+	errcode_t err;
+
+	err = io_channel_read_blk64(sink, sb_blk, 1, j->buf);
+	if (err)
+		return err;
+	es = (struct ext2_super_block *)(j->buf + sb_off);
+	if (ext2fs_le16_to_cpu(es->s_magic) != EXT2_SUPER_MAGIC)
+		return EXT2_ET_BAD_MAGIC;
+	incompat = ext2fs_le32_to_cpu(es->s_feature_incompat);
+	es->s_feature_incompat =
+		ext2fs_cpu_to_le32(incompat & ~EXT3_FEATURE_INCOMPAT_RECOVER);
+	if (jerrno) {
+		es->s_state = ext2fs_cpu_to_le16(
+			ext2fs_le16_to_cpu(es->s_state) | EXT2_ERROR_FS);
+		if (!es->s_errors)
+			es->s_errors = ext2fs_cpu_to_le16(EXT2_ERRORS_CONTINUE);
+	}
+	if (ext2fs_le32_to_cpu(es->s_feature_ro_compat) &
+	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		es->s_checksum = ext2fs_cpu_to_le32(ext2fs_crc32c_le(
+			~0U, (unsigned char *)es,
+			offsetof(struct ext2_super_block, s_checksum)));
+	return io_channel_write_blk64(sink, sb_blk, 1, j->buf);
+}
+
+errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
+			     io_channel jsink,
+			     const struct e2x_journal_result *res)
+{
+	errcode_t err;
+
+	if (!j || j->magic != E2X_JOURNAL_MAGIC)
+		return E2X_ERR_MAGIC;
+	if (!j->scanned)
+		return E2X_ERR_JOURNAL;
+	err = reset_jsb(j, jsink, j->end_tid + 1);
+	if (!err)
+		err = clear_recover(j, sink, res->journal_errno);
+	if (!err)
+		err = io_channel_flush(sink);
+	if (!err && jsink != sink)
+		err = io_channel_flush(jsink);
+	return err;
+}
+
+void e2x_journal_result_release(struct e2x_journal_result *res)
+{
+	if (!res)
+		return;
+	e2x_overlay_release(res->fs_overlay);
+	e2x_overlay_release(res->journal_overlay);
+	res->fs_overlay = res->journal_overlay = NULL;
+}
+
+/* Dry run: channels on fresh overlays of the fs and journal devices. */
+static errcode_t open_overlays(struct e2x_journal *j,
+			       struct e2x_journal_result *res,
+			       io_channel *sink, io_channel *jsink)
+{
+	errcode_t err;
+
+	err = e2x_overlay_create(j->fs->device_name, &res->fs_overlay);
+	if (!err)
+		err = e2x_overlay_channel(res->fs_overlay, sink);
+	if (!err)
+		err = io_channel_set_blksize(*sink, j->bs);
+	if (err || !j->own_jio) {
+		*jsink = *sink;
+		return err;
+	}
+	err = e2x_overlay_create(j->jdev, &res->journal_overlay);
+	if (!err)
+		err = e2x_overlay_channel(res->journal_overlay, jsink);
+	if (!err)
+		err = io_channel_set_blksize(*jsink, j->bs);
+	return err;
+}
+
+/* Passes 2 and 3 and the final reset, after a scan that did not fail. */
+static errcode_t replay_and_finish(struct e2x_journal *j, io_channel sink,
+				   io_channel jsink,
+				   struct e2x_journal_result *res)
+{
+	errcode_t err;
+
+	err = e2x_journal_revoke_pass(j, res);
+	if (!err)
+		err = e2x_journal_replay(j, sink, res);
+	if (!err)
+		err = e2x_journal_finish(j, sink, jsink, res);
+	return err;
+}
+
+errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
+			      struct e2x_journal_result *res)
+{
+	struct e2x_journal *j = NULL;
+	io_channel sink = NULL, jsink = NULL;
+	int dry = o && (o->flags & E2X_JOURNAL_DRY_RUN);
+	errcode_t err, scan_err;
+
+	memset(res, 0, sizeof(*res));
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (!dry && !(fs->flags & EXT2_FLAG_RW))
+		return EXT2_ET_RO_FILSYS;
+	err = e2x_journal_load(fs, o, &j);
+	if (err)
+		goto out;
+	res->external = j->own_jio;
+	/* A checksum failure that the kernel refuses to mount with still
+	 * lets the transactions before it be replayed; report it at the
+	 * end.  Anything else stops here with nothing written. */
+	scan_err = e2x_journal_scan(j, res);
+	if (scan_err && scan_err != E2X_ERR_JOURNAL_CSUM) {
+		err = scan_err;
+		goto out;
+	}
+	if (dry) {
+		err = open_overlays(j, res, &sink, &jsink);
+	} else {
+		sink = fs->io;
+		jsink = j->own_jio ? j->jio : fs->io;
+	}
+	if (!err)
+		err = replay_and_finish(j, sink, jsink, res);
+	if (!err)
+		err = scan_err;
+out:
+	if (dry && jsink && jsink != sink)
+		io_channel_close(jsink);
+	if (dry && sink)
+		io_channel_close(sink);
+	if (err && err != E2X_ERR_JOURNAL_CSUM)
+		e2x_journal_result_release(res);
+	e2x_journal_free(j);
+	return err;
+}
