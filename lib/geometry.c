@@ -53,6 +53,7 @@ struct calc {
 	const char *types[MAX_TYPES + 1];
 	char typebuf[160];
 	unsigned long long bytes;	/* file system size in bytes */
+	unsigned long long r_blocks;	/* reserved for root */
 	char *why;
 	size_t whylen;
 };
@@ -317,7 +318,6 @@ static errcode_t pick_blocks(struct calc *c)
 			      "%llu blocks would need more than 2^32 block groups",
 			      blocks);
 	g->blocks = blocks;
-	ext2fs_blocks_count_set(&g->sb, blocks);
 	return 0;
 }
 
@@ -498,8 +498,7 @@ static errcode_t pick_reserved(struct calc *c)
 		return refuse(c, E2X_ERR_BAD_OPTION,
 			      "reserved-blocks percentage %g is outside 0..50",
 			      r);
-	ext2fs_r_blocks_count_set(&g->sb,
-				  (unsigned long long)(r * g->blocks / 100.0));
+	c->r_blocks = r * g->blocks / 100.0;
 	return 0;
 }
 
@@ -704,6 +703,9 @@ errcode_t e2x_geometry_calc(const struct e2x_mkfs_request *req,
 	geom->sb.s_feature_ro_compat = c.feat.ro_compat;
 	if (c.feat.incompat & EXT4_FEATURE_INCOMPAT_64BIT)
 		geom->sb.s_desc_size = EXT2_MIN_DESC_SIZE_64BIT;
+	/* The high words are stored only once 64bit is in the template. */
+	ext2fs_blocks_count_set(&geom->sb, geom->blocks);
+	ext2fs_r_blocks_count_set(&geom->sb, c.r_blocks);
 	if (c.feat.ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		geom->sb.s_checksum_type = EXT2_CRC32C_CHKSUM;
 	return 0;
