@@ -1,0 +1,140 @@
+#!/bin/sh
+# inline_kernel.sh --- cross-check libe2x inline data and file content with
+# the kernel: for each geometry (inline_kernel.geom) our mke2fs makes an
+# image, inline_driver runs inline_kernel.script through libe2x, then
+#   1. the reference e2fsck -fn is clean,
+#   2. the kernel mounts it read-write and every file and link reads back
+#      byte for byte (sha256) as the driver's model says,
+#   3. the kernel appends to / pokes into files we made inline (the append
+#      promotes in the kernel) and creates one inline file of its own,
+#   4. after umount the reference e2fsck -fn is clean again, libe2x reads
+#      the kernel's changes back, and dmesg has no EXT4-fs warning or error
+#      for our loop device.
+# Needs root and loop devices; SKIP (77) otherwise.
+
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+here=$top_srcdir/tests/lib
+driver=$top_builddir/tests/lib/inline_driver
+mkfs=${E2X_TEST_MKE2FS:-$top_builddir/mke2fs/mke2fs}
+fsck=/usr/sbin/e2fsck
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
+command -v losetup >/dev/null || skip "no losetup"
+[ -x "$fsck" ] || skip "no reference e2fsck at $fsck"
+[ -x "$mkfs" ] || { echo "FAIL: no mke2fs at $mkfs"; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-inline-kernel.XXXXXX") || exit 1
+mnt=/tmp/mnt-h3-inline.$$
+loop=
+cleanup() {
+	if [ -n "$loop" ]; then
+		umount "$mnt" 2>/dev/null
+		losetup -d "$loop" 2>/dev/null
+	fi
+	rmdir "$mnt" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+mkdir -p "$mnt" || exit 1
+
+fails=0
+fail() { echo "FAIL: $geo: $*"; fails=$((fails + 1)); }
+
+sum() { sha256sum < "$1" | cut -d' ' -f1; }
+
+# Files the kernel changes in step 3: name|action|bytes
+kernel_actions='kappend|append|5000
+kpoke|poke|2
+atcap|append|1
+kfile|create|100'
+
+# Every expected file against the mounted tree.
+compare_tree() {
+	for e in "$exp"/*; do
+		n=${e##*/}
+		case $n in
+		*.link)
+			readlink -n "$mnt/${n%.link}" > "$work/got" ||
+				{ fail "readlink ${n%.link}"; continue; }
+			;;
+		*)
+			cat "$mnt/$n" > "$work/got" ||
+				{ fail "read $n"; continue; }
+			;;
+		esac
+		[ "$(sum "$work/got")" = "$(sum "$e")" ] ||
+			fail "$n differs after $1"
+	done
+}
+
+kernel_writes() {
+	echo "$kernel_actions" | while IFS='|' read -r n act bytes; do
+		head -c "$bytes" /dev/urandom > "$work/new"
+		case $act in
+		append|create)
+			cat "$work/new" >> "$mnt/$n" &&
+				cat "$work/new" >> "$exp/$n" ||
+				echo "FAIL: $geo: kernel $act $n"
+			;;
+		poke)
+			dd if="$work/new" of="$mnt/$n" bs=1 seek=3 \
+				conv=notrunc status=none &&
+				dd if="$work/new" of="$exp/$n" bs=1 seek=3 \
+					conv=notrunc status=none ||
+				echo "FAIL: $geo: kernel poke $n"
+			;;
+		esac
+	done | grep FAIL && fails=$((fails + 1))
+}
+
+# Our library reads back what the kernel wrote.
+library_reads() {
+	echo "$kernel_actions" | while IFS='|' read -r n act bytes; do
+		"$driver" cat "$img" "$n" > "$work/got" &&
+			[ "$(sum "$work/got")" = "$(sum "$exp/$n")" ] ||
+			echo "FAIL: $geo: libe2x reads $n wrongly"
+	done | grep FAIL && fails=$((fails + 1))
+}
+
+kernel_complaints() {
+	dmesg | sed -n "/$marker/,\$p" |
+		grep -E "EXT4-fs (error|warning) \(device ${loop##*/}\)|EXT4-fs \(${loop##*/}\):.*(error|warning|corrupt|inconsisten)"
+}
+
+grep -v '^#' "$here/inline_kernel.geom" > "$work/geoms"
+while IFS='|' read -r geo opts size; do
+	[ -n "$geo" ] || continue
+	img=$work/$geo.img
+	exp=$work/$geo.expect
+	mkdir -p "$exp"
+	# shellcheck disable=SC2086
+	"$mkfs" -q -F -t ext4 $opts "$img" "$size" </dev/null >/dev/null ||
+		{ fail "mke2fs $opts"; continue; }
+	"$driver" run "$img" "$exp" < "$here/inline_kernel.script" ||
+		{ fail "driver"; continue; }
+	E2FSCK_CONFIG=/dev/null "$fsck" -fn "$img" > "$work/fsck.out" 2>&1 ||
+		{ fail "e2fsck after libe2x"; cat "$work/fsck.out"; continue; }
+
+	marker="e2x-inline-kernel-$$-$geo"
+	echo "$marker" > /dev/kmsg 2>/dev/null
+	loop=$(losetup -f --show "$img") || skip "no free loop device"
+	mount -t ext4 "$loop" "$mnt" || { fail "mount"; losetup -d "$loop"; loop=; continue; }
+	compare_tree "mount"
+	kernel_writes
+	sync
+	compare_tree "kernel writes"
+	umount "$mnt" || fail "umount"
+	if [ -n "$(kernel_complaints)" ]; then
+		fail "kernel log:"
+		kernel_complaints
+	fi
+	losetup -d "$loop"
+	loop=
+	E2FSCK_CONFIG=/dev/null "$fsck" -fn "$img" > "$work/fsck.out" 2>&1 ||
+		{ fail "e2fsck after kernel writes"; cat "$work/fsck.out"; }
+	library_reads
+	rm -f "$img"
+	echo "ok: $geo"
+done < "$work/geoms"
+[ "$fails" = 0 ]
