@@ -1,0 +1,207 @@
+/*
+ * debugfs.h --- the debugfs session context, the command table entry and
+ * the helpers every command family shares.
+ */
+#ifndef E2X_DEBUGFS_H
+#define E2X_DEBUGFS_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include "e2x.h"
+
+/* How a file system is opened (command line flags and the open command). */
+struct dbg_open_opts {
+	int rw;			/* -w: read-write */
+	int catastrophic;	/* -c: no bitmaps, read-only */
+	int direct;		/* -D: O_DIRECT */
+	int force;		/* -f on open: skip feature checks */
+	unsigned int blocksize;	/* -b, with -s */
+	blk64_t superblock;	/* -s: backup superblock */
+};
+
+/* The one session: everything a command may look at or change. */
+struct dbg_ctx {
+	ext2_filsys fs;		/* NULL when nothing is open */
+	char *device;		/* the open image or device */
+	struct dbg_open_opts open;
+	ext2_ino_t root;	/* "/" of the session */
+	ext2_ino_t cwd;		/* current directory */
+	FILE *out;		/* where command output goes */
+	const char *prog;	/* program name for messages */
+	int interactive;	/* a person is typing */
+	int quit;		/* set by quit */
+	unsigned int failed;	/* number of commands that failed */
+};
+
+/* Command flags. */
+#define DBG_NEEDS_FS	0x1	/* a file system must be open */
+#define DBG_NEEDS_RW	0x2	/* ... read-write */
+#define DBG_NEEDS_BMAPS	0x4	/* ... with bitmaps (not catastrophic) */
+#define DBG_WANTS_PATH	0x8	/* arguments are paths (for completion) */
+
+/* A command handler: 0 on success, non-zero when the command failed (it has
+ * already printed its one line). */
+typedef int (*dbg_handler_t)(struct dbg_ctx *ctx, int argc, char **argv);
+
+struct dbg_cmd {
+	const char *name;
+	const char *aliases;	/* space separated, may be NULL */
+	dbg_handler_t fn;
+	unsigned int flags;
+	const char *usage;	/* arguments, after the name */
+	const char *help;	/* one line */
+};
+
+/* cmds.c --- the table and the dispatcher */
+extern const struct dbg_cmd dbg_commands[];
+const struct dbg_cmd *dbg_find_command(const char *name);
+/* Run one command line; returns the handler's status (0 ok). */
+int dbg_execute_line(struct dbg_ctx *ctx, const char *line);
+/* Iterate over command names and aliases for completion: *state starts at
+ * 0; returns NULL at the end. */
+const char *dbg_command_name_next(unsigned int *state);
+
+/* parse.c --- pure parsing helpers */
+/* Split LINE into words (quotes '' "" and backslash escapes).  Returns the
+ * number of words (-1 on an unterminated quote); *argv_out is one
+ * allocation to free(). */
+int dbg_split_line(const char *line, char ***argv_out);
+/* "<12>" -> 12; returns 1 if S looks like an inode spec (even a bad one),
+ * with *ok set when its number is valid in [1, max]. */
+int dbg_parse_ino_spec(const char *s, ext2_ino_t max, ext2_ino_t *ino,
+		       int *ok);
+/* Parse an unsigned number (decimal, 0x hex, 0 octal) in [0, max]. */
+int dbg_parse_u64(const char *s, uint64_t max, uint64_t *val);
+/* Decode an on-disk timestamp (seconds + extra epoch/nanosecond word). */
+int64_t dbg_decode_time(uint32_t sec, uint32_t extra, int has_extra,
+			uint32_t *nsec);
+/* Format SECS as "YYYY-MM-DD HH:MM:SS" UTC into BUF (at least 32). */
+void dbg_format_time(int64_t secs, char *buf, size_t len);
+
+/* util.c --- session helpers */
+void dbg_error(struct dbg_ctx *ctx, const char *cmd, errcode_t code,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void dbg_usage(struct dbg_ctx *ctx, const char *cmd);
+/* Resolve a path or inode spec relative to the cwd (no final symlink
+ * follow).  Prints the error line itself; returns 0 on success. */
+int dbg_resolve(struct dbg_ctx *ctx, const char *cmd, const char *spec,
+		ext2_ino_t *ino);
+/* Same, for a path naming a directory. */
+int dbg_resolve_dir(struct dbg_ctx *ctx, const char *cmd, const char *spec,
+		    ext2_ino_t *ino);
+/* Read the whole inode; prints the error line itself. */
+int dbg_read_inode(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
+		   struct ext2_inode_large *inode);
+/* Parse a block number of the open fs; prints the error itself. */
+int dbg_parse_block(struct dbg_ctx *ctx, const char *cmd, const char *s,
+		    blk64_t *blk);
+/* Reset getopt before a command parses its options. */
+void dbg_reset_getopt(void);
+/* Load bitmaps if the session has none yet (never re-reads). */
+int dbg_need_bitmaps(struct dbg_ctx *ctx, const char *cmd);
+/* Print a name with non-printable bytes as \ooo (unless raw). */
+void dbg_print_name(FILE *f, const char *name, int len, int raw);
+/* Does the inode's extra space reach the end of a field (END bytes from
+ * the inode start; see DBG_EXTRA_END)? */
+int dbg_has_extra(ext2_filsys fs, const struct ext2_inode_large *in,
+		  size_t end);
+#define DBG_EXTRA_END(f) (offsetof(struct ext2_inode_large, f) + \
+			  sizeof(((struct ext2_inode_large *)0)->f))
+/* Type letter/word of an inode mode. */
+const char *dbg_mode_type(uint16_t mode);
+
+/* super_cmds.c */
+const char *dbg_feature_name(int word, uint32_t mask);
+void dbg_print_features(FILE *o, const struct ext2_super_block *sb);
+
+/* inode_cmds.c */
+/* Print the block map or extent tree of an inode in one compact list. */
+void dbg_print_block_list(struct dbg_ctx *ctx, ext2_ino_t ino,
+			  struct ext2_inode_large *inode);
+/* Hex dump with hex offsets starting at BASE. */
+void dbg_hexdump(FILE *o, const unsigned char *buf, size_t len,
+		 uint64_t base);
+/* htree_cmds.c */
+/* The hash algorithm (EXT2_HASH_*, unsigned variant applied) and hash
+ * flags a directory orders names by: its dx_root when indexed, else the
+ * file system default. */
+int dbg_dir_hash_alg(struct dbg_ctx *ctx, ext2_ino_t dir, int *alg,
+		     int *flags);
+void dbg_name_hash(struct dbg_ctx *ctx, int alg, int flags, const char *name,
+		   int len, uint32_t *hash, uint32_t *minor);
+/* xattr_cmds.c */
+/* List the extended attributes of INO, one per line, indented. */
+int dbg_print_xattrs(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
+		     int values);
+
+/* session.c --- open / close */
+int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
+		const struct dbg_open_opts *opts);
+int dbg_close_fs(struct dbg_ctx *ctx, int all);
+/* One open option (w c D f b: s:) into O; non-zero if invalid. */
+int dbg_parse_open_option(struct dbg_open_opts *o, int c, const char *arg);
+
+/* shell.c --- the interactive shell and the script reader */
+int dbg_run_interactive(struct dbg_ctx *ctx);
+int dbg_run_file(struct dbg_ctx *ctx, FILE *f, int echo);
+
+/* Command handlers, grouped by file. */
+#define DBG_CMD(name) int name(struct dbg_ctx *ctx, int argc, char **argv)
+/* session.c */
+DBG_CMD(do_open);
+DBG_CMD(do_close);
+DBG_CMD(do_params);
+/* cmds.c */
+DBG_CMD(do_help);
+DBG_CMD(do_quit);
+/* super_cmds.c */
+DBG_CMD(do_stats);
+/* inode_cmds.c */
+DBG_CMD(do_stat);
+DBG_CMD(do_idump);
+DBG_CMD(do_blocks);
+DBG_CMD(do_ex);
+DBG_CMD(do_imap);
+/* dir_cmds.c */
+DBG_CMD(do_ls);
+DBG_CMD(do_cd);
+DBG_CMD(do_pwd);
+DBG_CMD(do_ncheck);
+DBG_CMD(do_dirsearch);
+/* htree_cmds.c */
+DBG_CMD(do_htree_dump);
+DBG_CMD(do_dx_hash);
+/* dump_cmds.c */
+DBG_CMD(do_cat);
+DBG_CMD(do_dump);
+DBG_CMD(do_rdump);
+/* block_cmds.c */
+DBG_CMD(do_bd);
+DBG_CMD(do_icheck);
+DBG_CMD(do_testb);
+DBG_CMD(do_testi);
+DBG_CMD(do_ffb);
+DBG_CMD(do_ffi);
+DBG_CMD(do_freefrag);
+/* xattr_cmds.c */
+DBG_CMD(do_ea_list);
+DBG_CMD(do_ea_get);
+/* journal_cmds.c */
+DBG_CMD(do_logdump);
+/* scan_cmds.c */
+DBG_CMD(do_lsdel);
+DBG_CMD(do_dump_unused);
+/* itree_cmds.c */
+DBG_CMD(do_itree_dump);
+DBG_CMD(do_dir_check);
+/* set_cmds.c */
+DBG_CMD(do_ssv);
+DBG_CMD(do_sif);
+DBG_CMD(do_setb);
+DBG_CMD(do_freeb);
+DBG_CMD(do_seti);
+DBG_CMD(do_freei);
+DBG_CMD(do_dirty);
+DBG_CMD(do_feature);
+
+#endif

@@ -1,0 +1,356 @@
+/*
+ * dump_cmds.c --- copying file contents out of the image: cat, dump (-p
+ * keeps owner, mode and times) and rdump (whole trees, symlinks and
+ * special files included).  Contents are read through libe2x, so inline
+ * files read the same as block-mapped ones.
+ */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/time.h>
+#include "debugfs.h"
+
+#define COPY_CHUNK	(1u << 20)
+#define RDUMP_MAX_DEPTH	256
+
+/* Copy the contents of INO to the stream or descriptor. */
+static errcode_t copy_out(ext2_filsys fs, ext2_ino_t ino, FILE *f, int fd)
+{
+	char *buf = malloc(COPY_CHUNK);
+	uint64_t off = 0;
+	errcode_t err = 0;
+	size_t got;
+
+	if (!buf)
+		return EXT2_ET_NO_MEMORY;
+	for (;;) {
+		err = e2x_file_read(fs, ino, off, buf, COPY_CHUNK, &got);
+		if (err || !got)
+			break;
+		if (f) {
+			if (fwrite(buf, 1, got, f) != got) {
+				err = errno ? errno : EIO;
+				break;
+			}
+		} else {
+			size_t done = 0;
+
+			while (done < got) {
+				ssize_t w = write(fd, buf + done, got - done);
+
+				if (w < 0) {
+					err = errno;
+					goto out;
+				}
+				done += w;
+			}
+		}
+		off += got;
+		if (got < COPY_CHUNK)
+			break;
+	}
+out:
+	free(buf);
+	return err;
+}
+
+DBG_CMD(do_cat)
+{
+	struct ext2_inode_large in;
+	ext2_ino_t ino;
+	errcode_t err;
+
+	if (argc != 2) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
+	    dbg_read_inode(ctx, argv[0], ino, &in))
+		return 1;
+	if (LINUX_S_ISDIR(in.i_mode)) {
+		dbg_error(ctx, argv[0], 0, "%s: is a directory", argv[1]);
+		return 1;
+	}
+	fflush(ctx->out);
+	err = copy_out(ctx->fs, ino, ctx->out, -1);
+	fflush(ctx->out);
+	if (err) {
+		dbg_error(ctx, argv[0], err, "%s", argv[1]);
+		return 1;
+	}
+	return 0;
+}
+
+static void inode_times(ext2_filsys fs, const struct ext2_inode_large *in,
+			struct timespec ts[2])
+{
+	uint32_t ns;
+
+	ts[0].tv_sec = dbg_decode_time(in->i_atime, in->i_atime_extra,
+				       dbg_has_extra(fs, in,
+						     DBG_EXTRA_END(i_atime_extra)),
+				       &ns);
+	ts[0].tv_nsec = ns < 1000000000u ? ns : 0;
+	ts[1].tv_sec = dbg_decode_time(in->i_mtime, in->i_mtime_extra,
+				       dbg_has_extra(fs, in,
+						     DBG_EXTRA_END(i_mtime_extra)),
+				       &ns);
+	ts[1].tv_nsec = ns < 1000000000u ? ns : 0;
+}
+
+/* Owner, mode and times of IN onto an open file or a path (symlinks: the
+ * link itself, never its target). */
+static int set_attrs(ext2_filsys fs, int fd, const char *path,
+		     const struct ext2_inode_large *in)
+{
+	struct timespec ts[2];
+	int bad = 0;
+
+	inode_times(fs, in, ts);
+	if (fd >= 0) {
+		bad |= fchown(fd, inode_uid(*in), inode_gid(*in));
+		bad |= fchmod(fd, in->i_mode & 07777);
+		bad |= futimens(fd, ts);
+		return bad;
+	}
+	bad |= lchown(path, inode_uid(*in), inode_gid(*in));
+	if (!LINUX_S_ISLNK(in->i_mode))
+		bad |= chmod(path, in->i_mode & 07777);
+	bad |= utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW);
+	return bad;
+}
+
+/* Write inode INO to the new file PATH; PRESERVE copies owner/mode/time. */
+static int dump_file(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
+		     const struct ext2_inode_large *in, const char *path,
+		     int preserve)
+{
+	errcode_t err;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		dbg_error(ctx, cmd, 0, "%s: %s", path, strerror(errno));
+		return 1;
+	}
+	err = copy_out(ctx->fs, ino, NULL, fd);
+	if (err) {
+		dbg_error(ctx, cmd, err, "writing %s", path);
+		close(fd);
+		return 1;
+	}
+	if (preserve && set_attrs(ctx->fs, fd, NULL, in))
+		dbg_error(ctx, cmd, 0, "%s: could not keep owner, mode or "
+			  "times: %s", path, strerror(errno));
+	if (close(fd)) {
+		dbg_error(ctx, cmd, 0, "%s: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+DBG_CMD(do_dump)
+{
+	struct ext2_inode_large in;
+	ext2_ino_t ino;
+	int c, preserve = 0;
+
+	dbg_reset_getopt();
+	while ((c = getopt(argc, argv, "p")) != -1) {
+		if (c != 'p') {
+			dbg_usage(ctx, argv[0]);
+			return 1;
+		}
+		preserve = 1;
+	}
+	if (optind != argc - 2) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (dbg_resolve(ctx, argv[0], argv[optind], &ino) ||
+	    dbg_read_inode(ctx, argv[0], ino, &in))
+		return 1;
+	if (LINUX_S_ISDIR(in.i_mode)) {
+		dbg_error(ctx, argv[0], 0, "%s: is a directory (use rdump)",
+			  argv[optind]);
+		return 1;
+	}
+	return dump_file(ctx, argv[0], ino, &in, argv[optind + 1], preserve);
+}
+
+struct rdump {
+	struct dbg_ctx *ctx;
+	const char *cmd;
+	int errors;
+	int depth;
+};
+
+static void rdump_inode(struct rdump *r, ext2_ino_t ino, const char *name,
+			int name_len, const char *outdir);
+
+static int dump_symlink(struct rdump *r, ext2_ino_t ino,
+			const struct ext2_inode_large *in, const char *path)
+{
+	char target[PATH_MAX + 1];
+	size_t len = 0;
+	errcode_t err;
+
+	err = e2x_symlink_read(r->ctx->fs, ino, target, PATH_MAX, &len);
+	if (!err && len > PATH_MAX)
+		err = EXT2_ET_INODE_CORRUPTED;
+	if (err) {
+		dbg_error(r->ctx, r->cmd, err, "symlink inode %u", ino);
+		return 1;
+	}
+	target[len] = 0;
+	if (symlink(target, path)) {
+		dbg_error(r->ctx, r->cmd, 0, "%s: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int dump_special(struct rdump *r, const struct ext2_inode_large *in,
+			const char *path)
+{
+	uint32_t d0 = in->i_block[0], d1 = in->i_block[1];
+	dev_t dev = 0;
+
+	if (LINUX_S_ISCHR(in->i_mode) || LINUX_S_ISBLK(in->i_mode))
+		dev = d0 ? makedev((d0 >> 8) & 255, d0 & 255) :
+			   makedev((d1 & 0xfff00) >> 8,
+				   (d1 & 0xff) | ((d1 >> 12) & 0xfff00));
+	if (mknod(path, in->i_mode & (S_IFMT | 07777), dev)) {
+		dbg_error(r->ctx, r->cmd, 0, "%s: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+struct rdump_dir {
+	struct rdump *r;
+	const char *outdir;
+};
+
+static int rdump_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
+		       int offset, int blocksize, char *buf, void *priv)
+{
+	struct rdump_dir *d = priv;
+	int len = ext2fs_dirent_name_len(de);
+
+	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE)
+		return 0;
+	if (offset + 8 + len > blocksize)
+		return 0;
+	rdump_inode(d->r, de->inode, de->name, len, d->outdir);
+	return 0;
+}
+
+static void rdump_inode(struct rdump *r, ext2_ino_t ino, const char *name,
+			int name_len, const char *outdir)
+{
+	struct ext2_inode_large in;
+	struct rdump_dir d;
+	char *path = NULL;
+	errcode_t err;
+
+	if (!name_len || memchr(name, '/', name_len) ||
+	    (name_len <= 2 && !strncmp(name, "..", name_len))) {
+		dbg_error(r->ctx, r->cmd, 0, "inode %u: unsafe name skipped",
+			  ino);
+		r->errors++;
+		return;
+	}
+	if (asprintf(&path, "%s/%.*s", outdir, name_len, name) < 0) {
+		r->errors++;
+		return;
+	}
+	if (dbg_read_inode(r->ctx, r->cmd, ino, &in)) {
+		r->errors++;
+		goto out;
+	}
+	if (LINUX_S_ISDIR(in.i_mode)) {
+		if (r->depth >= RDUMP_MAX_DEPTH) {
+			dbg_error(r->ctx, r->cmd, 0, "%s: tree too deep", path);
+			r->errors++;
+			goto out;
+		}
+		if (mkdir(path, 0700) && errno != EEXIST) {
+			dbg_error(r->ctx, r->cmd, 0, "%s: %s", path,
+				  strerror(errno));
+			r->errors++;
+			goto out;
+		}
+		d.r = r;
+		d.outdir = path;
+		r->depth++;
+		err = ext2fs_dir_iterate2(r->ctx->fs, ino, 0, NULL,
+					  rdump_entry, &d);
+		r->depth--;
+		if (err) {
+			dbg_error(r->ctx, r->cmd, err, "reading %s", path);
+			r->errors++;
+		}
+		set_attrs(r->ctx->fs, -1, path, &in);
+	} else if (LINUX_S_ISREG(in.i_mode)) {
+		r->errors += dump_file(r->ctx, r->cmd, ino, &in, path, 1);
+	} else if (LINUX_S_ISLNK(in.i_mode)) {
+		if (dump_symlink(r, ino, &in, path))
+			r->errors++;
+		else
+			set_attrs(r->ctx->fs, -1, path, &in);
+	} else {
+		if (dump_special(r, &in, path))
+			r->errors++;
+		else
+			set_attrs(r->ctx->fs, -1, path, &in);
+	}
+out:
+	free(path);
+}
+
+DBG_CMD(do_rdump)
+{
+	struct rdump r = { ctx, argv[0], 0, 0 };
+	const char *outdir = argv[argc - 1];
+	struct stat st;
+	int i;
+
+	if (argc < 3) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (stat(outdir, &st) || !S_ISDIR(st.st_mode)) {
+		dbg_error(ctx, argv[0], 0, "%s: not a directory", outdir);
+		return 1;
+	}
+	for (i = 1; i < argc - 1; i++) {
+		const char *name = strrchr(argv[i], '/');
+		ext2_ino_t ino;
+
+		if (dbg_resolve(ctx, argv[0], argv[i], &ino)) {
+			r.errors++;
+			continue;
+		}
+		name = name ? name + 1 : argv[i];
+		if (!*name || !strcmp(name, ".") || !strcmp(name, "..") ||
+		    argv[i][0] == '<')
+			/* no usable last component: name it by inode */
+			name = NULL;
+		if (name) {
+			rdump_inode(&r, ino, name, strlen(name), outdir);
+		} else {
+			char num[32];
+
+			snprintf(num, sizeof(num), "inode-%u", ino);
+			rdump_inode(&r, ino, num, strlen(num), outdir);
+		}
+	}
+	return r.errors ? 1 : 0;
+}

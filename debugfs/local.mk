@@ -1,0 +1,22 @@
+# debugfs/local.mk --- the debugfs program: an interactive and scripted
+# ext4 debugger built on libe2x and libext2fs.
+
+sbin_PROGRAMS += debugfs/debugfs
+debugfs_debugfs_SOURCES = \
+	debugfs/debugfs.h \
+	debugfs/main.c \
+	debugfs/shell.c \
+	debugfs/cmds.c \
+	debugfs/parse.c \
+	debugfs/util.c \
+	debugfs/session.c \
+	debugfs/super_cmds.c \
+	debugfs/inode_cmds.c \
+	debugfs/dir_cmds.c \
+	debugfs/htree_cmds.c \
+	debugfs/dump_cmds.c \
+	debugfs/block_cmds.c \
+	debugfs/xattr_cmds.c
+debugfs_debugfs_CFLAGS = $(AM_CFLAGS) $(EDIT_CFLAGS) $(E2P_CFLAGS)
+debugfs_debugfs_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(E2P_LIBS) \
+	$(UUID_LIBS) $(EDIT_LIBS)

@@ -1,0 +1,226 @@
+/*
+ * session.c --- opening and closing the image of a debugfs session, and the
+ * open, close and params commands.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "debugfs.h"
+
+static int open_flags(const struct dbg_open_opts *o)
+{
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_SOFTSUPP_FEATURES;
+
+	if (o->rw)
+		flags |= EXT2_FLAG_RW;
+	if (o->catastrophic)
+		flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS |
+			 EXT2_FLAG_IGNORE_SB_ERRORS;
+	if (o->direct)
+		flags |= EXT2_FLAG_DIRECT_IO;
+	if (o->force)
+		flags |= EXT2_FLAG_FORCE;
+	return flags;
+}
+
+/* Refuse to open a mounted device read-write: the kernel owns it. */
+static int check_not_mounted(struct dbg_ctx *ctx, const char *device)
+{
+	int mflags = 0;
+	errcode_t err;
+
+	err = ext2fs_check_if_mounted(device, &mflags);
+	if (err) {
+		dbg_error(ctx, "open", err, "%s: checking mount state",
+			  device);
+		return 1;
+	}
+	if (mflags & EXT2_MF_MOUNTED) {
+		dbg_error(ctx, "open", 0,
+			  "%s is mounted; refusing to open it read-write",
+			  device);
+		return 1;
+	}
+	return 0;
+}
+
+int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
+		const struct dbg_open_opts *opts)
+{
+	ext2_filsys fs = NULL;
+	errcode_t err;
+
+	if (ctx->fs) {
+		dbg_error(ctx, "open", 0, "%s is already open; close it first",
+			  ctx->device);
+		return 1;
+	}
+	if (opts->catastrophic && opts->rw) {
+		dbg_error(ctx, "open", 0,
+			  "catastrophic mode (-c) is read-only; drop -w");
+		return 1;
+	}
+	if (!!opts->superblock != !!opts->blocksize) {
+		dbg_error(ctx, "open", 0,
+			  "-s superblock and -b blocksize go together");
+		return 1;
+	}
+	if (access(device, F_OK)) {
+		dbg_error(ctx, "open", 0, "%s: no such file or device",
+			  device);
+		return 1;
+	}
+	if (opts->rw && check_not_mounted(ctx, device))
+		return 1;
+	err = ext2fs_open2(device, NULL, open_flags(opts), opts->superblock,
+			   opts->blocksize, unix_io_manager, &fs);
+	if (err) {
+		dbg_error(ctx, "open", err, "%s", device);
+		return 1;
+	}
+	ctx->device = strdup(device);
+	if (!ctx->device) {
+		ext2fs_free(fs);
+		dbg_error(ctx, "open", EXT2_ET_NO_MEMORY, NULL);
+		return 1;
+	}
+	ctx->fs = fs;
+	ctx->open = *opts;
+	ctx->root = ctx->cwd = EXT2_ROOT_INO;
+	if (opts->rw && dbg_need_bitmaps(ctx, "open")) {
+		dbg_close_fs(ctx, 0);
+		return 1;
+	}
+	return 0;
+}
+
+int dbg_close_fs(struct dbg_ctx *ctx, int all)
+{
+	errcode_t err = 0;
+
+	if (!ctx->fs)
+		return 0;
+	if (ctx->open.rw) {
+		if (all)
+			ctx->fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+		else
+			ctx->fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
+		err = ext2fs_close_free(&ctx->fs);
+	} else {
+		ext2fs_free(ctx->fs);
+	}
+	ctx->fs = NULL;
+	free(ctx->device);
+	ctx->device = NULL;
+	if (err) {
+		dbg_error(ctx, "close", err, "writing the file system");
+		return 1;
+	}
+	return 0;
+}
+
+/* Parse the open flags shared by the command line and the open command;
+ * returns the option character on an unknown option, 0 on success. */
+static int parse_open_opt(struct dbg_open_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'w':
+		o->rw = 1;
+		return 0;
+	case 'c':
+		o->catastrophic = 1;
+		return 0;
+	case 'D':
+		o->direct = 1;
+		return 0;
+	case 'f':
+		o->force = 1;
+		return 0;
+	case 'b':
+		if (dbg_parse_u64(arg, 65536, &v) || v < 1024 || (v & (v - 1)))
+			return 'b';
+		o->blocksize = v;
+		return 0;
+	case 's':
+		if (dbg_parse_u64(arg, UINT32_MAX, &v) || !v)
+			return 's';
+		o->superblock = v;
+		return 0;
+	}
+	return c ? c : '?';
+}
+
+DBG_CMD(do_open)
+{
+	struct dbg_open_opts o;
+	int c;
+
+	memset(&o, 0, sizeof(o));
+	dbg_reset_getopt();
+	while ((c = getopt(argc, argv, "wcDfb:s:")) != -1) {
+		if (parse_open_opt(&o, c, optarg)) {
+			dbg_usage(ctx, argv[0]);
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	return dbg_open_fs(ctx, argv[optind], &o);
+}
+
+/* Used by main.c for its own option loop. */
+int dbg_parse_open_option(struct dbg_open_opts *o, int c, const char *arg)
+{
+	return parse_open_opt(o, c, arg);
+}
+
+DBG_CMD(do_close)
+{
+	int all = 0, c;
+
+	dbg_reset_getopt();
+	while ((c = getopt(argc, argv, "a")) != -1) {
+		if (c != 'a') {
+			dbg_usage(ctx, argv[0]);
+			return 1;
+		}
+		all = 1;
+	}
+	if (optind != argc) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	return dbg_close_fs(ctx, all);
+}
+
+DBG_CMD(do_params)
+{
+	char *cwd = NULL, *root = NULL;
+	FILE *o = ctx->out;
+
+	fprintf(o, "Open mode:        %s\n",
+		!ctx->fs ? "none" :
+		ctx->open.catastrophic ? "catastrophic (read-only)" :
+		ctx->open.rw ? "read-write" : "read-only");
+	if (!ctx->fs)
+		return 0;
+	fprintf(o, "Filesystem:       %s\n", ctx->device);
+	fprintf(o, "Block size:       %u\n", ctx->fs->blocksize);
+	if (ctx->open.superblock)
+		fprintf(o, "Superblock:       %llu\n",
+			(unsigned long long)ctx->open.superblock);
+	fprintf(o, "Direct I/O:       %s\n", ctx->open.direct ? "yes" : "no");
+	if (!ext2fs_get_pathname(ctx->fs, ctx->cwd, 0, &cwd))
+		fprintf(o, "Current dir:      %s (inode %u)\n", cwd, ctx->cwd);
+	if (!ext2fs_get_pathname(ctx->fs, ctx->root, 0, &root))
+		fprintf(o, "Root dir:         %s (inode %u)\n", root,
+			ctx->root);
+	ext2fs_free_mem(&cwd);
+	ext2fs_free_mem(&root);
+	return 0;
+}
