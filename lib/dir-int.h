@@ -37,6 +37,16 @@ struct dir_coll {
 };
 
 /* dir.c */
+errcode_t dirh_lookup(struct e2x_dirh *d, const char *name, unsigned int len,
+		      ext2_ino_t *ino, unsigned int *type);
+errcode_t dirh_add(struct e2x_dirh *d, const char *name, unsigned int len,
+		   ext2_ino_t ino, unsigned int type, int flags);
+errcode_t dirh_remove(struct e2x_dirh *d, const char *name,
+		      unsigned int len, int flags, ext2_ino_t *old_ino,
+		      unsigned int *old_type);
+/* Buffers only (for an inode being created), then its number. */
+errcode_t dirh_alloc(ext2_filsys fs, struct e2x_dirh *d);
+void dirh_set_ino(struct e2x_dirh *d, ext2_ino_t ino);
 errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d);
 /* Write the inode (once, bumping i_version) when changed, free buffers. */
 errcode_t dirh_close(struct e2x_dirh *d, errcode_t err);
@@ -57,6 +67,7 @@ errcode_t dirh_hash(struct e2x_dirh *d, int version, const char *name,
  * the unsigned variant applied. */
 int dirh_hash_version(struct e2x_dirh *d, int root_version);
 int dirh_name_ok(const char *name, unsigned int len);
+unsigned int dir_ft_of_mode(unsigned int mode);
 
 errcode_t coll_add(struct dir_coll *c, ext2_ino_t ino, const char *name,
 		   unsigned int len, unsigned int type);
@@ -64,6 +75,7 @@ void coll_free(struct dir_coll *c);
 const char *coll_name(const struct dir_coll *c, const struct dir_rec *r);
 void coll_sort_hash(struct dir_coll *c);
 void coll_sort_inode(struct dir_coll *c);
+void coll_sort_name(struct dir_coll *c);
 /* Collect every live entry (without '.' and '..'), hashing with VERSION. */
 errcode_t dirh_collect(struct e2x_dirh *d, int version, struct dir_coll *c);
 
@@ -136,5 +148,7 @@ errcode_t dir_itree_remove(struct e2x_dirh *d, const char *name,
 errcode_t dir_itree_build(struct e2x_dirh *d);
 errcode_t dir_itree_drop(struct e2x_dirh *d);
 int dir_itree_wanted(struct e2x_dirh *d);
+errcode_t dir_itree_verify(struct e2x_dirh *d, e2x_itree_problem_fn fn,
+			   void *priv, unsigned int *nproblems);
 
 #endif

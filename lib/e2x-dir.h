@@ -146,6 +146,7 @@ typedef int (*e2x_dir_iter_fn)(const struct e2x_dir_entry *ent, void *priv);
 #define E2X_DIR_NO_ITREE	0x0100	/* add/remove: leave the itree alone */
 #define E2X_DIR_NO_INDEX	0x0200	/* add: never build an htree */
 #define E2X_DIR_NOREPLACE	0x0400	/* rename: fail if the target exists */
+#define E2X_DIR_VERIFY_FAST	0x1000	/* verify: skip reading entry inodes */
 
 /* Look NAME up in DIR; E2X_ERR_NOT_FOUND if absent.  INO/FILE_TYPE may be
  * NULL. */

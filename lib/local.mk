@@ -28,7 +28,14 @@ lib/e2x_err.c: lib/e2x_err.h
 lib_libe2x_la_SOURCES += \
 	lib/e2x-dir.h \
 	lib/dir-int.h \
-	lib/dirent.c
+	lib/dirent.c \
+	lib/dir.c \
+	lib/dir_linear.c \
+	lib/dir_inline.c \
+	lib/htree.c \
+	lib/dir_itree.c \
+	lib/dir_ops.c \
+	lib/dir_verify.c
 e2xinclude_HEADERS += lib/e2x-dir.h
 
 # Journal recovery, overlay channel, orphans (e2x-journal.h).

@@ -43,3 +43,12 @@ tests_unit_test_file_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_xattr_ibody tests/unit/test_inline \
 	tests/unit/test_file
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_dir
+tests_unit_test_dir_SOURCES = tests/unit/unit.h tests/unit/test_dir.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_dir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_dir_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_dir
+endif

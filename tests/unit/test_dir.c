@@ -1,0 +1,433 @@
+/*
+ * test_dir.c --- the directory engine at its edges: promotion of inline
+ * directories at exactly the limit and one step over (256/512/1024-byte
+ * inodes), 255-byte names, emptying a promoted directory, every hash
+ * version (signed, unsigned, seeded), the third htree level with large_dir,
+ * rename rules.  Oracles: e2x_dir_verify and the reference e2fsck -fn.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "fixture.h"
+
+static void assert_verified(ext2_filsys fs, ext2_ino_t dir)
+{
+	struct e2x_dir_problems p = { 0 };
+	size_t i;
+
+	ck_assert_int_eq(e2x_dir_verify(fs, dir, 0, &p), 0);
+	for (i = 0; i < p.count; i++)
+		fprintf(stderr, "dir %u: %s at %llu+%u: %s\n", dir,
+			e2x_dir_problem_name(p.list[i].code),
+			(unsigned long long)p.list[i].lblk, p.list[i].offset,
+			p.list[i].desc);
+	ck_assert_uint_eq(p.count, 0);
+	e2x_dir_problems_free(&p);
+}
+
+static enum e2x_dir_form form_of(ext2_filsys fs, ext2_ino_t dir)
+{
+	enum e2x_dir_form f = 0;
+
+	ck_assert_int_eq(e2x_dir_form(fs, dir, &f), 0);
+	return f;
+}
+
+static void name_of(char *buf, unsigned int len, unsigned int seq)
+{
+	unsigned int i;
+
+	memset(buf, 'a' + seq % 26, len);
+	for (i = 0; i < 6 && i < len; i++, seq /= 26)
+		buf[i] = 'a' + seq % 26;
+}
+
+/* A file to link to, in the root. */
+static ext2_ino_t make_file(ext2_filsys fs, const char *name)
+{
+	ext2_ino_t ino;
+
+	ck_assert_int_eq(e2x_dir_mknod(fs, EXT2_ROOT_INO, name, strlen(name),
+				       LINUX_S_IFREG | 0644, 0, &ino), 0);
+	return ino;
+}
+
+static const struct {
+	const char *opts;
+	int over;	/* 0: fill exactly to the limit; 1: 4 bytes over */
+} promote_cases[] = {
+	{ "-I 256 -O inline_data", 0 },
+	{ "-I 256 -O inline_data", 1 },
+	{ "-I 512 -O inline_data", 0 },
+	{ "-I 512 -O inline_data", 1 },
+	{ "-I 1024 -O inline_data", 0 },
+	{ "-I 1024 -O inline_data", 1 },
+	{ "-I 1024 -b 1024 -O inline_data,^metadata_csum", 1 },
+};
+
+START_TEST(promote_at_limit)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	struct ext2_inode_large *in;
+	ext2_ino_t dir, file, got;
+	size_t cap, size;
+	char name[256];
+	unsigned int n = 0, room, len, big;
+
+	fixture_mkfs(&fx, promote_cases[_i].opts, "16M");
+	fs = fx.fs;
+	file = make_file(fs, "target");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_INLINE);
+	in = calloc(1, EXT2_INODE_SIZE(fs->super) + 256);
+	ck_assert_int_eq(e2x_read_inode(fs, dir, in), 0);
+	ck_assert_int_eq(e2x_inline_capacity(fs, dir, in, &cap), 0);
+	/* i_block part: one 56-byte record (48-byte name) */
+	name_of(name, 48, n++);
+	ck_assert_int_eq(e2x_dir_link(fs, dir, name, 48, file, 0), 0);
+	size = 60;
+	ck_assert_uint_eq((cap - size) % 4, 0);
+	big = promote_cases[_i].over ? 256 : 264;
+	while (size < cap) {
+		room = (unsigned int)(cap - size);
+		if (room > big + 12)
+			len = 200;
+		else if (room > big)
+			len = 100;
+		else
+			len = room - 8 + (promote_cases[_i].over ? 4 : 0);
+		name_of(name, len, n++);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, len, file, 0),
+				 0);
+		size += e2x_dirent_min_len(len);
+		if (size > cap)
+			break;
+		ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_INLINE);
+		ck_assert_int_eq(e2x_read_inode(fs, dir, in), 0);
+		ck_assert_uint_eq(EXT2_I_SIZE(in), size);
+		assert_verified(fs, dir);
+	}
+	if (promote_cases[_i].over) {
+		ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_LINEAR);
+	} else {
+		ck_assert_uint_eq(size, cap);
+		ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_INLINE);
+		/* one more 1-byte name cannot fit: promoted now */
+		ck_assert_int_eq(e2x_dir_link(fs, dir, "z", 1, file, 0), 0);
+		n++;
+		ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_LINEAR);
+	}
+	assert_verified(fs, dir);
+	/* every name survived the promotion */
+	name_of(name, 48, 0);
+	ck_assert_int_eq(e2x_dir_lookup(fs, dir, name, 48, &got, NULL), 0);
+	ck_assert_uint_eq(got, file);
+	free(in);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* Emptying a promoted directory keeps '.' and '..' in a valid block; the
+ * directory can then be removed. */
+START_TEST(last_entry_removed_from_promoted)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, file;
+	char name[256];
+	unsigned int i, n = 20;
+
+	fixture_mkfs(&fx, "-O inline_data", "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < n; i++) {
+		name_of(name, 30, i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, 30, file, 0), 0);
+	}
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_LINEAR);
+	for (i = 0; i < n; i++) {
+		name_of(name, 30, i);
+		ck_assert_int_eq(e2x_dir_unlink(fs, dir, name, 30, 0), 0);
+	}
+	assert_verified(fs, dir);
+	ck_assert_int_eq(e2x_dir_rmdir(fs, EXT2_ROOT_INO, "d", 1, 0), 0);
+	ck_assert_int_eq(e2x_dir_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL,
+					NULL), E2X_ERR_NOT_FOUND);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* 255-byte names through an htree: add, look up, remove half. */
+START_TEST(long_names_htree)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, file, got;
+	char name[256];
+	unsigned int i, n = 300;
+
+	fixture_mkfs(&fx, "-b 1024", "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < n; i++) {
+		name_of(name, 255, i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, 255, file, 0), 0);
+	}
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_HTREE);
+	ck_assert_int_eq(e2x_dir_link(fs, dir, name, 255, file, 0),
+			 E2X_ERR_EXISTS);
+	for (i = 0; i < n; i += 2) {
+		name_of(name, 255, i);
+		ck_assert_int_eq(e2x_dir_unlink(fs, dir, name, 255, 0), 0);
+	}
+	for (i = 0; i < n; i++) {
+		name_of(name, 255, i);
+		ck_assert_int_eq(e2x_dir_lookup(fs, dir, name, 255, &got,
+						NULL),
+				 i % 2 ? 0 : E2X_ERR_NOT_FOUND);
+	}
+	assert_verified(fs, dir);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* Hash versions: legacy, half_md4, tea, each signed and unsigned, with and
+ * without a seed. */
+static const struct {
+	int version;
+	int unsigned_flag;
+	int zero_seed;
+} hash_cases[] = {
+	{ EXT2_HASH_LEGACY, 0, 0 },   { EXT2_HASH_LEGACY, 1, 0 },
+	{ EXT2_HASH_HALF_MD4, 0, 0 }, { EXT2_HASH_HALF_MD4, 1, 0 },
+	{ EXT2_HASH_TEA, 0, 0 },      { EXT2_HASH_TEA, 1, 0 },
+	{ EXT2_HASH_HALF_MD4, 0, 1 }, { EXT2_HASH_TEA, 1, 1 },
+};
+
+struct order_check {
+	uint32_t last;
+	unsigned int n;
+	int sorted;
+};
+
+static int check_hash_order(const struct e2x_dir_entry *ent, void *priv)
+{
+	struct order_check *oc = priv;
+
+	if (oc->n && ent->hash < oc->last)
+		oc->sorted = 0;
+	oc->last = ent->hash;
+	oc->n++;
+	return 0;
+}
+
+START_TEST(hash_versions)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, file, got;
+	struct order_check oc = { 0, 0, 1 };
+	char name[64];
+	unsigned int i, n = 3000;
+
+	fixture_mkfs(&fx, "-b 1024", "32M");
+	fs = fx.fs;
+	fs->super->s_def_hash_version = hash_cases[_i].version;
+	fs->super->s_flags &= ~(EXT2_FLAGS_UNSIGNED_HASH |
+				EXT2_FLAGS_SIGNED_HASH);
+	fs->super->s_flags |= hash_cases[_i].unsigned_flag ?
+				      EXT2_FLAGS_UNSIGNED_HASH :
+				      EXT2_FLAGS_SIGNED_HASH;
+	if (hash_cases[_i].zero_seed)
+		memset(fs->super->s_hash_seed, 0, sizeof(fs->super->s_hash_seed));
+	ext2fs_mark_super_dirty(fs);
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < n; i++) {
+		/* high-bit bytes make signed and unsigned hashes differ */
+		snprintf(name, sizeof(name), "\xe9t\xe9-%u-\xff", i * 7919);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, strlen(name),
+					      file, 0), 0);
+	}
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_HTREE);
+	for (i = 0; i < n; i += 3) {
+		snprintf(name, sizeof(name), "\xe9t\xe9-%u-\xff", i * 7919);
+		ck_assert_int_eq(e2x_dir_lookup(fs, dir, name, strlen(name),
+						&got, NULL), 0);
+	}
+	ck_assert_int_eq(e2x_dir_iterate(fs, dir, E2X_DIR_ORDER_HASH, 0,
+					 check_hash_order, &oc), 0);
+	ck_assert_uint_eq(oc.n, n);
+	ck_assert(oc.sorted);
+	assert_verified(fs, dir);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+static int root_levels(ext2_filsys fs, ext2_ino_t dir)
+{
+	struct ext2_inode in;
+	blk64_t pblk;
+	char *buf = malloc(fs->blocksize);
+	int levels;
+
+	ck_assert_int_eq(ext2fs_read_inode(fs, dir, &in), 0);
+	ck_assert_int_eq(ext2fs_bmap2(fs, dir, &in, NULL, 0, 0, NULL, &pblk),
+			 0);
+	ck_assert_int_eq(io_channel_read_blk64(fs->io, pblk, 1, buf), 0);
+	levels = ((struct e2x_dx_root_info *)(buf + E2X_DX_ROOT_INFO_OFF))
+			 ->indirect_levels;
+	free(buf);
+	return levels;
+}
+
+/* With large_dir the index grows a third level (indirect_levels 2);
+ * hard links keep the inode count small. */
+START_TEST(third_level_large_dir)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, file = 0;
+	char name[256];
+	unsigned int i;
+
+	fixture_mkfs(&fx, "-b 1024 -O large_dir -N 2048", "96M");
+	fs = fx.fs;
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; root_levels(fs, dir) < 2 || i % 1000; i++) {
+		ck_assert_uint_lt(i, 200000);
+		if (i % 60000 == 0) {
+			snprintf(name, sizeof(name), "f%u", i);
+			file = make_file(fs, name);
+		}
+		name_of(name, 250, i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, 250, file, 0), 0);
+		if (i < 100 && i % 10)
+			continue;
+	}
+	assert_verified(fs, dir);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* Rename: within a directory, across (moving a directory fixes '..' and
+ * both link counts), over an existing file, refused into itself. */
+START_TEST(rename_rules)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t a, b, sub, f1, f2, got;
+	struct ext2_inode in;
+
+	fixture_mkfs(&fx, "-O inline_data", "16M");
+	fs = fx.fs;
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "a", 1, 0755, 0, &a),
+			 0);
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "b", 1, 0755, 0, &b),
+			 0);
+	ck_assert_int_eq(e2x_dir_mkdir(fs, a, "sub", 3, 0755, 0, &sub), 0);
+	ck_assert_int_eq(e2x_dir_mknod(fs, a, "f1", 2, LINUX_S_IFREG | 0644,
+				       0, &f1), 0);
+	ck_assert_int_eq(e2x_dir_mknod(fs, b, "f2", 2, LINUX_S_IFREG | 0644,
+				       0, &f2), 0);
+	ck_assert_int_eq(e2x_dir_rename(fs, a, "f1", 2, a, "g1", 2, 0), 0);
+	ck_assert_int_eq(e2x_dir_lookup(fs, a, "g1", 2, &got, NULL), 0);
+	ck_assert_uint_eq(got, f1);
+	ck_assert_int_eq(e2x_dir_rename(fs, a, "sub", 3, sub, "x", 1, 0),
+			 EXT2_ET_INVALID_ARGUMENT);
+	ck_assert_int_eq(e2x_dir_rename(fs, a, "sub", 3, b, "sub", 3, 0), 0);
+	ck_assert_int_eq(ext2fs_read_inode(fs, a, &in), 0);
+	ck_assert_uint_eq(in.i_links_count, 2);
+	ck_assert_int_eq(ext2fs_read_inode(fs, b, &in), 0);
+	ck_assert_uint_eq(in.i_links_count, 3);
+	ck_assert_int_eq(e2x_dir_lookup(fs, sub, "..", 2, &got, NULL), 0);
+	ck_assert_uint_eq(got, b);
+	/* over an existing file: the old target loses its only link */
+	ck_assert_int_eq(e2x_dir_rename(fs, a, "g1", 2, b, "f2", 2,
+					E2X_DIR_NOREPLACE), E2X_ERR_EXISTS);
+	ck_assert_int_eq(e2x_dir_rename(fs, a, "g1", 2, b, "f2", 2, 0), 0);
+	ck_assert_int_eq(e2x_dir_lookup(fs, b, "f2", 2, &got, NULL), 0);
+	ck_assert_uint_eq(got, f1);
+	ck_assert(!ext2fs_test_inode_bitmap2(fs->inode_map, f2));
+	assert_verified(fs, a);
+	assert_verified(fs, b);
+	assert_verified(fs, sub);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* A directory packed back inline holds the same entries. */
+START_TEST(pack_back_inline)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, file, got;
+	char name[64];
+	unsigned int i;
+
+	fixture_mkfs(&fx, "-I 512 -O inline_data", "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < 60; i++) {
+		snprintf(name, sizeof(name), "name-%u", i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, strlen(name),
+					      file, 0), 0);
+	}
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_LINEAR);
+	ck_assert_int_eq(e2x_dir_pack_inline(fs, dir, 0),
+			 E2X_ERR_INLINE_TOO_BIG);
+	for (i = 10; i < 60; i++) {
+		snprintf(name, sizeof(name), "name-%u", i);
+		ck_assert_int_eq(e2x_dir_unlink(fs, dir, name, strlen(name),
+						0), 0);
+	}
+	ck_assert_int_eq(e2x_dir_pack_inline(fs, dir, 0), 0);
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_INLINE);
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "name-%u", i);
+		ck_assert_int_eq(e2x_dir_lookup(fs, dir, name, strlen(name),
+						&got, NULL), 0);
+		ck_assert_uint_eq(got, file);
+	}
+	assert_verified(fs, dir);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+static Suite *suite_dir(void)
+{
+	Suite *s = suite_create("dir");
+	TCase *tc = tcase_create("edges");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, promote_at_limit, 0,
+			    sizeof(promote_cases) / sizeof(promote_cases[0]));
+	tcase_add_test(tc, last_entry_removed_from_promoted);
+	tcase_add_test(tc, long_names_htree);
+	tcase_add_loop_test(tc, hash_versions, 0,
+			    sizeof(hash_cases) / sizeof(hash_cases[0]));
+	tcase_add_test(tc, third_level_large_dir);
+	tcase_add_test(tc, rename_rules);
+	tcase_add_test(tc, pack_back_inline);
+	suite_add_tcase(s, tc);
+	return s;
+}
+E2X_UNIT_MAIN(suite_dir)
