@@ -1,0 +1,139 @@
+/*
+ * context.h --- the one e2fsck context: options as typed, the open file
+ * system, and everything the passes learn and hand to each other.
+ *
+ * There are no option or state globals: every pass takes the context.
+ * State a future parallel pass 1 would split per inode range lives in
+ * struct p1_inode (pass1.h); the context holds only shared results.
+ */
+#ifndef E2FSCK_CONTEXT_H
+#define E2FSCK_CONTEXT_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <time.h>
+#include "e2x.h"
+
+/* Exit codes (a bit mask, as e2fsprogs documents them). */
+#define FSCK_OK			0
+#define FSCK_NONDESTRUCT	1	/* errors corrected */
+#define FSCK_REBOOT		2	/* corrected; system should reboot */
+#define FSCK_UNCORRECTED	4	/* errors left uncorrected */
+#define FSCK_ERROR		8	/* operational error */
+#define FSCK_USAGE		16	/* usage or syntax error */
+#define FSCK_CANCELED		32	/* canceled by user request */
+#define FSCK_LIBRARY		128	/* shared library error */
+
+/* How problems are answered (exactly one). */
+enum fsck_mode {
+	MODE_INTERACTIVE = 0,
+	MODE_NO,		/* -n: answer no, open read-only */
+	MODE_YES,		/* -y: answer yes */
+	MODE_PREEN,		/* -p / -a: fix only what is safe */
+};
+
+/* What the user typed; never changed by the passes. */
+struct fsck_options {
+	const char *device;
+	enum fsck_mode mode;
+	int force;		/* -f */
+	int verbose;		/* -v */
+	int timing;		/* -t (given twice: per pass as well) */
+	int progress_fd;	/* -C fd; -1 when off */
+	blk64_t superblock;	/* -b; 0 = primary */
+	unsigned int blocksize;	/* -B; 0 = probe */
+	const char *journal_path; /* -j */
+	int journal_only;	/* -E journal_only */
+	int fixes_only;		/* -E fixes_only (accepted) */
+	int debug;		/* -d */
+};
+
+/* Per-directory facts gathered by pass 1 and 2 for pass 3. */
+struct dir_info {
+	ext2_ino_t ino;
+	ext2_ino_t dotdot;	/* what '..' says (0 = none seen) */
+	ext2_ino_t parent;	/* directory holding an entry for it */
+};
+
+/* Pass timing for -t. */
+struct pass_time {
+	const char *name;
+	double seconds;
+};
+
+#define FSCK_MAX_PASSES 8
+
+struct fsck_ctx {
+	struct fsck_options opt;
+	const char *prog;
+	ext2_filsys fs;
+	int fs_rw;		/* opened read-write */
+	int used_backup_sb;	/* opened from a backup superblock */
+	time_t now;
+
+	/* Problem accounting (problem.c). */
+	unsigned long problems_fixed;
+	unsigned long problems_unfixed;
+	unsigned long problems_info;
+	int abort;		/* stop running passes */
+	int exit_extra;		/* extra exit bits (8, 32) */
+	int preen_bailed;	/* preen met a problem it may not fix */
+
+	/* Results of pass 1. */
+	ext2fs_inode_bitmap inode_used;	/* in use (links > 0) */
+	ext2fs_inode_bitmap inode_dir;
+	ext2fs_inode_bitmap inode_reg;
+	ext2fs_inode_bitmap inode_bad;	/* reported; later passes skip */
+	ext2fs_block_bitmap block_found; /* metadata and file blocks */
+	ext2fs_block_bitmap block_meta;	/* fs metadata only */
+	ext2fs_block_bitmap block_dup;	/* claimed twice */
+	ext2fs_block_bitmap ea_seen;	/* xattr blocks already checked */
+	ext2_icount_t link_count;	/* i_links_count of in-use inodes */
+	ext2_icount_t ref_count;	/* names found by pass 2 */
+	ext2_dblist dblist;		/* every directory block */
+	uint8_t *inode_ftype;		/* EXT2_FT_* per in-use inode */
+	ext2_ino_t lpf_ino;		/* /lost+found, found by pass 2 */
+	struct dir_info *dirs;		/* sorted by ino */
+	size_t ndirs, dirs_cap;
+	/* xattr block references: block -> count (pass1_xattr.c) */
+	struct ea_ref *ea_refs;
+	size_t nea_refs, ea_refs_cap;
+	int has_dups;
+	int orphan_chain;		/* s_last_orphan set: dtime is a link */
+
+	/* Counts for -v. */
+	unsigned long n_files, n_dirs, n_regular, n_links, n_symlinks,
+		n_fast_symlinks, n_devices, n_fifos, n_sockets, n_inline,
+		n_extent, n_ind, n_bigfiles;
+
+	struct pass_time times[FSCK_MAX_PASSES];
+	int ntimes;
+	int progress_pass;
+};
+
+/* dirinfo.c */
+errcode_t dir_info_add(struct fsck_ctx *ctx, ext2_ino_t ino);
+struct dir_info *dir_info_get(struct fsck_ctx *ctx, ext2_ino_t ino);
+void dir_info_free(struct fsck_ctx *ctx);
+
+/* Progress for -C (unix.c). */
+void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
+		   unsigned long max);
+
+/* Blocks and clusters (pass1_blocks.c). */
+int fsck_block_in_fs(ext2_filsys fs, blk64_t blk);
+/* Inodes no directory names: reserved, journal, quota, orphan file,
+ * attribute-value inodes (pass1.c).  INODE may be NULL. */
+int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
+			const struct ext2_inode *inode);
+
+/* The passes. */
+void check_super(struct fsck_ctx *ctx);
+void pass1(struct fsck_ctx *ctx);
+void pass1b(struct fsck_ctx *ctx);
+void pass2(struct fsck_ctx *ctx);
+void pass3(struct fsck_ctx *ctx);
+void pass4(struct fsck_ctx *ctx);
+void pass5(struct fsck_ctx *ctx);
+
+#endif

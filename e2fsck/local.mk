@@ -1,0 +1,27 @@
+# e2fsck/local.mk --- the e2fsck program: options and passes in e2fsck/,
+# every on-disk change through libe2x or libext2fs.
+
+sbin_PROGRAMS += e2fsck/e2fsck
+e2fsck_e2fsck_SOURCES = \
+	e2fsck/context.h \
+	e2fsck/problem.h \
+	e2fsck/problem_codes.h \
+	e2fsck/problem.c \
+	e2fsck/journal.h \
+	e2fsck/journal.c \
+	e2fsck/state.c \
+	e2fsck/unix.c \
+	e2fsck/super.c \
+	e2fsck/pass1.h \
+	e2fsck/pass1.c \
+	e2fsck/pass1_blocks.c \
+	e2fsck/pass1_inline.c \
+	e2fsck/pass1_xattr.c \
+	e2fsck/pass1b.c \
+	e2fsck/pass2.h \
+	e2fsck/pass2.c \
+	e2fsck/pass2_htree.c \
+	e2fsck/pass3.c \
+	e2fsck/pass4.c \
+	e2fsck/pass5.c
+e2fsck_e2fsck_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS)

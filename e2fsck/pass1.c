@@ -1,0 +1,536 @@
+/*
+ * pass1.c --- pass 1: read every inode in use and check it on its own:
+ * checksum, mode and type, flags against features and each other, special
+ * and reserved inodes, symlinks and device files, sizes and i_blocks.
+ * Block maps, inline data and xattrs are checked by pass1_*.c.
+ *
+ * Hands on: inodes in use (by type), link counts as stored, every block
+ * or cluster found (and those found twice, for pass 1b), the directory
+ * blocks for pass 2, and the directory table for passes 2 and 3.
+ */
+#include "config.h"
+#include <string.h>
+#include <stdlib.h>
+#include "pass1.h"
+#include <ext2fs/ext2_ext_attr.h>
+
+static errcode_t alloc_state(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	errcode_t err;
+
+	err = ext2fs_allocate_inode_bitmap(fs, "in use", &ctx->inode_used);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "dirs", &ctx->inode_dir);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "regular",
+						   &ctx->inode_reg);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "bad", &ctx->inode_bad);
+	if (!err)
+		err = ext2fs_allocate_block_bitmap(fs, "metadata",
+						   &ctx->block_meta);
+	if (!err)
+		err = ext2fs_allocate_block_bitmap(fs, "dup", &ctx->block_dup);
+	if (!err)
+		err = ext2fs_allocate_block_bitmap(fs, "ea", &ctx->ea_seen);
+	if (!err)
+		err = ext2fs_create_icount2(fs, 0, 0, NULL, &ctx->link_count);
+	if (!err)
+		err = ext2fs_create_icount2(fs, 0, 0, NULL, &ctx->ref_count);
+	if (!err)
+		err = ext2fs_init_dblist(fs, &ctx->dblist);
+	if (!err) {
+		ctx->inode_ftype = calloc((size_t)fs->super->s_inodes_count + 1,
+					  1);
+		if (!ctx->inode_ftype)
+			err = EXT2_ET_NO_MEMORY;
+	}
+	return err;
+}
+
+static int ftype_of(uint16_t mode)
+{
+	switch (mode & LINUX_S_IFMT) {
+	case LINUX_S_IFREG: return EXT2_FT_REG_FILE;
+	case LINUX_S_IFDIR: return EXT2_FT_DIR;
+	case LINUX_S_IFCHR: return EXT2_FT_CHRDEV;
+	case LINUX_S_IFBLK: return EXT2_FT_BLKDEV;
+	case LINUX_S_IFIFO: return EXT2_FT_FIFO;
+	case LINUX_S_IFSOCK: return EXT2_FT_SOCK;
+	case LINUX_S_IFLNK: return EXT2_FT_SYMLINK;
+	}
+	return EXT2_FT_UNKNOWN;
+}
+
+static void report(struct p1_inode *st, problem_t code, uint64_t num,
+		   uint64_t num2, const char *str)
+{
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.ino = st->ino;
+	pctx.num = num;
+	pctx.num2 = num2;
+	pctx.str = str;
+	fix_problem(st->ctx, code, &pctx);
+}
+
+static int is_quota_ino(ext2_filsys fs, ext2_ino_t ino)
+{
+	struct ext2_super_block *sb = fs->super;
+
+	return ino && (ino == sb->s_usr_quota_inum ||
+		       ino == sb->s_grp_quota_inum ||
+		       ino == sb->s_prj_quota_inum);
+}
+
+/* Inodes that no directory names and that pass 4 leaves alone. */
+int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
+			const struct ext2_inode *inode)
+{
+	struct ext2_super_block *sb = fs->super;
+
+	if (ino < EXT2_FIRST_INODE(sb) && ino != EXT2_ROOT_INO)
+		return 1;
+	if (is_quota_ino(fs, ino) || ino == sb->s_journal_inum)
+		return 1;
+	if (ext2fs_has_feature_orphan_file(sb) &&
+	    ino == sb->s_orphan_file_inum)
+		return 1;
+	if (inode && (inode->i_flags & EXT4_EA_INODE_FL) &&
+	    ext2fs_has_feature_ea_inode(sb) && LINUX_S_ISREG(inode->i_mode))
+		return 1;
+	return 0;
+}
+
+static void check_flags(struct p1_inode *st)
+{
+	struct ext2_super_block *sb = st->fs->super;
+	struct ext2_inode_large *in = st->inode;
+	uint32_t f = in->i_flags;
+
+	if ((f & EXT4_EXTENTS_FL) && !ext2fs_has_feature_extents(sb)) {
+		report(st, PR_1_EXTENTS_NO_FEATURE, 0, 0, NULL);
+	}
+	if ((f & EXT2_INDEX_FL) && !LINUX_S_ISDIR(in->i_mode)) {
+		report(st, PR_1_INDEX_NOT_DIR, 0, 0, NULL);
+	}
+	if ((f & EXT4_HUGE_FILE_FL) && !ext2fs_has_feature_huge_file(sb))
+		report(st, PR_1_HUGE_NO_FEATURE, 0, 0, NULL);
+	if ((f & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(sb))
+		report(st, PR_1_IMAGIC, 0, 0, NULL);
+	if ((f & EXT4_ENCRYPT_FL) && !ext2fs_has_feature_encrypt(sb))
+		report(st, PR_1_ENCRYPT_NO_FEATURE, 0, 0, NULL);
+	if ((f & EXT4_CASEFOLD_FL) && !ext2fs_has_feature_casefold(sb))
+		report(st, PR_1_CASEFOLD_NO_FEATURE, 0, 0, NULL);
+}
+
+static void check_extra_isize(struct p1_inode *st)
+{
+	unsigned int extra = st->inode->i_extra_isize;
+
+	if (st->isize <= EXT2_GOOD_OLD_INODE_SIZE || !extra)
+		return;
+	if (extra > st->isize - EXT2_GOOD_OLD_INODE_SIZE || (extra & 3) ||
+	    extra < 4) {
+		st->bad = 1;
+		report(st, PR_1_EXTRA_ISIZE, extra, 0, NULL);
+	}
+}
+
+/* Character and block devices, fifos and sockets hold no data. */
+static void check_device(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	int i;
+
+	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL |
+			   EXT4_INLINE_DATA_FL | EXT2_IMMUTABLE_FL |
+			   EXT2_APPEND_FL))
+		goto bad;
+	for (i = 4; i < EXT2_N_BLOCKS; i++)
+		if (in->i_block[i])
+			goto bad;
+	return;
+bad:
+	st->bad = 1;
+	report(st, PR_1_DEVICE_BAD, 0, 0, NULL);
+}
+
+static uint64_t stored_i_blocks(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	uint64_t n = in->i_blocks;
+
+	if (ext2fs_has_feature_huge_file(st->fs->super)) {
+		n |= (uint64_t)in->osd2.linux2.l_i_blocks_hi << 32;
+		if (in->i_flags & EXT4_HUGE_FILE_FL)
+			n *= st->fs->blocksize / 512;
+	}
+	return n;
+}
+
+static uint64_t ea_block_sectors(struct p1_inode *st)
+{
+	if (!ext2fs_file_acl_block(st->fs, (struct ext2_inode *)st->inode))
+		return 0;
+	return (uint64_t)EXT2FS_CLUSTER_RATIO(st->fs) *
+	       (st->fs->blocksize / 512);
+}
+
+/* A symlink with its target in i_block. */
+static void check_fast_symlink(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	uint64_t size = EXT2_I_SIZE(in);
+	size_t len;
+
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT2_INDEX_FL)) {
+		st->bad = 1;
+		report(st, PR_1_SYMLINK_BAD, 0, 0,
+		       "a short symlink with a block map flag");
+		return;
+	}
+	if (in->i_flags & EXT4_ENCRYPT_FL) {
+		if (size > sizeof(in->i_block)) {
+			st->bad = 1;
+			report(st, PR_1_SYMLINK_BAD, 0, 0, "size too large");
+		}
+		return;
+	}
+	len = strnlen((const char *)in->i_block, sizeof(in->i_block));
+	if (size >= sizeof(in->i_block) || len != size) {
+		st->bad = 1;
+		report(st, PR_1_FAST_SYMLINK_BAD, size, len, NULL);
+	}
+}
+
+/* A symlink with its target in one data block. */
+static void check_slow_symlink(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	uint64_t size = EXT2_I_SIZE(st->inode);
+	char *buf = NULL;
+	blk64_t pblk = 0;
+	size_t len;
+
+	if (st->bad)
+		return;
+	if (st->ndata != 1 || st->last_lblk != 0) {
+		st->bad = 1;
+		report(st, PR_1_SYMLINK_BAD, 0, 0,
+		       "target not in exactly one block");
+		return;
+	}
+	if (!size || size >= fs->blocksize) {
+		st->bad = 1;
+		report(st, PR_1_SYMLINK_BAD, 0, 0, "size out of range");
+		return;
+	}
+	if (st->inode->i_flags & EXT4_ENCRYPT_FL)
+		return;
+	if (ext2fs_bmap2(fs, st->ino, (struct ext2_inode *)st->inode, NULL, 0,
+			 0, NULL, &pblk) || !pblk)
+		return;
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return;
+	if (!io_channel_read_blk64(fs->io, pblk, 1, buf)) {
+		len = strnlen(buf, fs->blocksize);
+		if (len != size) {
+			st->bad = 1;
+			report(st, PR_1_SYMLINK_BAD, 0, 0,
+			       "size differs from the target's length");
+		}
+	}
+	ext2fs_free_mem(&buf);
+}
+
+static uint64_t max_mapped_size(ext2_filsys fs)
+{
+	uint64_t apb = fs->blocksize / 4;
+
+	return (EXT2_NDIR_BLOCKS + apb + apb * apb + apb * apb * apb) *
+	       (uint64_t)fs->blocksize;
+}
+
+static void check_sizes(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	struct ext2_inode_large *in = st->inode;
+	uint64_t size = EXT2_I_SIZE(in), want;
+
+	if (st->bad)
+		return;
+	if (in->i_flags & EXT4_INLINE_DATA_FL) {
+		/* p1_check_inline checked the size */
+	} else if (st->is_dir) {
+		uint64_t nblk = size / fs->blocksize;
+		uint64_t have = st->last_lblk + 1;
+
+		if (st->last_lblk < 0) {
+			st->bad = 1;
+			report(st, PR_1_DIR_NO_BLOCKS, 0, 0, NULL);
+			return;
+		}
+		if ((size & (fs->blocksize - 1)) || nblk > have ||
+		    (nblk < have &&
+		     have - nblk > fs->super->s_prealloc_dir_blocks))
+			report(st, PR_1_DIR_SIZE, size,
+			       have * fs->blocksize, NULL);
+	} else if (LINUX_S_ISREG(in->i_mode) || LINUX_S_ISLNK(in->i_mode)) {
+		if (st->last_init_lblk >= 0 &&
+		    size < (uint64_t)st->last_init_lblk * fs->blocksize &&
+		    !(in->i_flags & EXT4_VERITY_FL))
+			report(st, PR_1_SIZE, size,
+			       (uint64_t)(st->last_init_lblk + 1) *
+				       fs->blocksize, NULL);
+		else if (!(in->i_flags & EXT4_EXTENTS_FL) &&
+			 size > max_mapped_size(fs))
+			report(st, PR_1_SIZE, size, max_mapped_size(fs), NULL);
+	}
+	want = st->nclusters * EXT2FS_CLUSTER_RATIO(fs) *
+	       (fs->blocksize / 512);
+	if (stored_i_blocks(st) != want)
+		report(st, PR_1_I_BLOCKS, stored_i_blocks(st), want, NULL);
+}
+
+static void count_inode(struct fsck_ctx *ctx, struct p1_inode *st)
+{
+	uint16_t mode = st->inode->i_mode;
+
+	ctx->n_files++;
+	if (LINUX_S_ISREG(mode))
+		ctx->n_regular++;
+	else if (LINUX_S_ISDIR(mode))
+		ctx->n_dirs++;
+	else if (LINUX_S_ISLNK(mode))
+		ctx->n_symlinks++;
+	else if (LINUX_S_ISCHR(mode) || LINUX_S_ISBLK(mode))
+		ctx->n_devices++;
+	else if (LINUX_S_ISFIFO(mode))
+		ctx->n_fifos++;
+	else if (LINUX_S_ISSOCK(mode))
+		ctx->n_sockets++;
+	if (st->inode->i_flags & EXT4_INLINE_DATA_FL)
+		ctx->n_inline++;
+	else if (st->inode->i_flags & EXT4_EXTENTS_FL)
+		ctx->n_extent++;
+	else
+		ctx->n_ind++;
+}
+
+/* Map, size and account one inode whose type is known good. */
+static void check_contents(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	uint16_t mode = in->i_mode;
+	int fast = 0;
+
+	st->last_lblk = st->last_init_lblk = -1;
+	if (LINUX_S_ISCHR(mode) || LINUX_S_ISBLK(mode) ||
+	    LINUX_S_ISFIFO(mode) || LINUX_S_ISSOCK(mode)) {
+		check_device(st);
+	} else if (in->i_flags & EXT4_INLINE_DATA_FL) {
+		p1_check_inline(st);
+	} else if (LINUX_S_ISLNK(mode) &&
+		   stored_i_blocks(st) == ea_block_sectors(st)) {
+		fast = 1;
+		check_fast_symlink(st);
+	} else {
+		p1_walk_blocks(st);
+		if (LINUX_S_ISLNK(mode))
+			check_slow_symlink(st);
+	}
+	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
+		p1_check_ibody_ea(st);
+	p1_check_ea_block(st);
+	if (LINUX_S_ISREG(mode) || LINUX_S_ISDIR(mode) ||
+	    (LINUX_S_ISLNK(mode) && !fast))
+		check_sizes(st);
+	if (fast)
+		st->ctx->n_fast_symlinks++;
+}
+
+static void check_reserved(struct p1_inode *st)
+{
+	struct fsck_ctx *ctx = st->ctx;
+	ext2_filsys fs = st->fs;
+	struct ext2_inode_large *in = st->inode;
+	ext2_ino_t ino = st->ino;
+	blk64_t d;
+
+	if (ino == EXT2_BAD_INO) {
+		if (!(in->i_flags & EXT4_EXTENTS_FL) &&
+		    (in->i_block[0] || in->i_block[EXT2_IND_BLOCK]))
+			p1_walk_blocks(st);
+		return;
+	}
+	if (ino == EXT2_RESIZE_INO) {
+		d = in->i_block[EXT2_DIND_BLOCK];
+		if (d && fsck_block_in_fs(fs, d))
+			p1_claim(st, d, 1, BK_MAP);
+		return;
+	}
+	if (ino == fs->super->s_journal_inum || is_quota_ino(fs, ino)) {
+		if (in->i_links_count) {
+			check_contents(st);
+			ext2fs_mark_inode_bitmap2(ctx->inode_used, ino);
+			ext2fs_mark_inode_bitmap2(ctx->inode_reg, ino);
+		}
+		return;
+	}
+	if (in->i_mode && ino != EXT2_BOOT_LOADER_INO &&
+	    ino != EXT2_ROOT_INO)
+		report(st, PR_1_RESERVED_MODE, in->i_mode, 0, NULL);
+	else if (ino == EXT2_BOOT_LOADER_INO && LINUX_S_ISDIR(in->i_mode))
+		report(st, PR_1_RESERVED_MODE, in->i_mode, 0, NULL);
+}
+
+static void check_unused(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+
+	if (st->ino < EXT2_FIRST_INODE(st->fs->super) || st->ctx->orphan_chain)
+		return;
+	if (in->i_mode && !in->i_dtime)
+		report(st, PR_1_ZERO_DTIME, 0, 0, NULL);
+}
+
+static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_inode_large *in = st->inode;
+	ext2_ino_t ino = st->ino;
+	int ft;
+
+	if (ext2fs_has_feature_metadata_csum(fs->super) &&
+	    !ext2fs_inode_csum_verify(fs, ino, in))
+		report(st, PR_1_INODE_CSUM, 0, 0, NULL);
+	if (ino < EXT2_FIRST_INODE(fs->super) && ino != EXT2_ROOT_INO) {
+		check_reserved(st);
+		goto account;
+	}
+	if (!in->i_links_count) {
+		check_unused(st);
+		return;
+	}
+	if (in->i_dtime && !ctx->orphan_chain)
+		report(st, PR_1_DTIME_SET, 0, 0, NULL);
+	check_extra_isize(st);
+	ft = ftype_of(in->i_mode);
+	if (ft == EXT2_FT_UNKNOWN) {
+		report(st, PR_1_BAD_MODE, in->i_mode, 0, NULL);
+		st->bad = 1;
+		goto mark;
+	}
+	if (ino == EXT2_ROOT_INO && ft != EXT2_FT_DIR) {
+		report(st, PR_1_ROOT_NOT_DIR, 0, 0, NULL);
+		st->bad = 1;
+	}
+	st->is_dir = ft == EXT2_FT_DIR;
+	check_flags(st);
+	if (st->is_dir && (in->i_flags & EXT2_INDEX_FL) &&
+	    !ext2fs_has_feature_dir_index(fs->super))
+		report(st, PR_1_INDEX_NO_FEATURE, 0, 0, NULL);
+	check_contents(st);
+	count_inode(ctx, st);
+	if (st->is_dir)
+		dir_info_add(ctx, ino);
+	ctx->inode_ftype[ino] = ft;
+mark:
+	ext2fs_mark_inode_bitmap2(ctx->inode_used, ino);
+	if (st->is_dir)
+		ext2fs_mark_inode_bitmap2(ctx->inode_dir, ino);
+	else if (ft == EXT2_FT_REG_FILE)
+		ext2fs_mark_inode_bitmap2(ctx->inode_reg, ino);
+	ext2fs_icount_store(ctx->link_count, ino, in->i_links_count);
+account:
+	if (st->bad)
+		ext2fs_mark_inode_bitmap2(ctx->inode_bad, ino);
+}
+
+static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
+			unsigned int isize)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_inode_scan scan = NULL;
+	struct problem_ctx pctx;
+	struct p1_inode st;
+	ext2_ino_t ino = 0;
+	dgrp_t last_group = ~0U;
+	errcode_t err;
+	int flags = EXT2_SF_SKIP_MISSING_ITABLE;
+
+	pctx_clear(&pctx);
+	if (ext2fs_has_group_desc_csum(fs))
+		flags |= EXT2_SF_DO_LAZY;
+	err = ext2fs_open_inode_scan(fs, 0, &scan);
+	if (err)
+		goto fail;
+	ext2fs_inode_scan_flags(scan, flags, 0);
+	for (;;) {
+		err = ext2fs_get_next_inode_full(scan, &ino,
+						 (struct ext2_inode *)in,
+						 isize);
+		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
+			continue;
+		if (err && err != EXT2_ET_INODE_CSUM_INVALID &&
+		    err != EXT2_ET_INODE_IS_GARBAGE)
+			goto fail;
+		if (!ino)
+			break;
+		if (ino > fs->super->s_inodes_count)
+			break;
+		if (ext2fs_group_of_ino(fs, ino) != last_group) {
+			last_group = ext2fs_group_of_ino(fs, ino);
+			fsck_progress(ctx, 1, last_group, fs->group_desc_count);
+		}
+		st = (struct p1_inode){ .ctx = ctx, .fs = fs, .ino = ino,
+					.inode = in, .isize = isize,
+					.visit = p1_claim };
+		check_one(ctx, &st);
+		if (ctx->abort)
+			break;
+	}
+	fsck_progress(ctx, 1, fs->group_desc_count, fs->group_desc_count);
+	ext2fs_close_inode_scan(scan);
+	return;
+fail:
+	pctx.ino = ino;
+	pctx.str = error_message(err);
+	fix_problem(ctx, PR_1_INODE_SCAN, &pctx);
+	if (scan)
+		ext2fs_close_inode_scan(scan);
+}
+
+void pass1(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *in = NULL;
+	errcode_t err;
+
+	err = alloc_state(ctx);
+	if (!err)
+		err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) :
+							      isize, &in);
+	if (err) {
+		fprintf(stderr, "%s: out of memory in pass 1: %s\n",
+			ctx->prog, error_message(err));
+		ctx->abort = 1;
+		ctx->exit_extra |= FSCK_ERROR;
+		return;
+	}
+	p1_mark_metadata(ctx);
+	err = ext2fs_copy_bitmap(ctx->block_meta, &ctx->block_found);
+	if (err) {
+		ext2fs_free_mem(&in);
+		ctx->abort = 1;
+		ctx->exit_extra |= FSCK_ERROR;
+		return;
+	}
+	scan_inodes(ctx, in, isize);
+	p1_ea_finish(ctx);
+	ext2fs_free_mem(&in);
+}

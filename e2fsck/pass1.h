@@ -1,0 +1,73 @@
+/*
+ * pass1.h --- what the pieces of pass 1 share: the state of the one inode
+ * being checked.  Everything per inode lives here, so a parallel pass 1
+ * can give each thread its own inode range and its own p1_inode.
+ */
+#ifndef E2FSCK_PASS1_H
+#define E2FSCK_PASS1_H
+
+#include "problem.h"
+
+/* What a claimed block is to its inode. */
+enum blk_kind {
+	BK_DATA,		/* file or directory data */
+	BK_MAP,			/* extent node or indirect block */
+	BK_EA,			/* extended attribute block */
+};
+
+struct p1_inode;
+typedef void (*blk_visit_fn)(struct p1_inode *st, blk64_t pblk, blk64_t n,
+			     enum blk_kind kind);
+
+struct p1_inode {
+	struct fsck_ctx *ctx;
+	ext2_filsys fs;
+	ext2_ino_t ino;
+	struct ext2_inode_large *inode;
+	unsigned int isize;
+	int is_dir;
+	int quiet;		/* pass 1b re-walk: report nothing */
+	int bad;		/* serious damage: later passes skip it */
+	int nerrors;		/* block errors so far (walks stop at a limit) */
+	int64_t last_lblk;	/* highest mapped logical block, -1 if none */
+	int64_t last_init_lblk;	/* highest initialised one */
+	uint64_t nclusters;	/* clusters (blocks) counted for i_blocks */
+	uint64_t ndata;		/* data blocks mapped */
+	blk64_t last_data_cluster; /* bigalloc: data cluster just claimed */
+	uint32_t ext_next;	/* extent walk: first lblk still free */
+	uint32_t inline_cap;	/* inline data: bytes it can hold */
+	blk_visit_fn visit;	/* pass 1 claims; pass 1b counts */
+	void *priv;
+};
+
+#define P1_MAX_BLOCK_ERRORS 12
+#define FSCK_XATTR_INDEX_SYSTEM 7	/* "system." names: system.data */
+
+/* pass1_blocks.c */
+void p1_mark_metadata(struct fsck_ctx *ctx);
+void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
+	      enum blk_kind kind);
+void p1_walk_blocks(struct p1_inode *st);
+/* Report a block-map problem unless quiet; counts toward the limit. */
+void p1_block_problem(struct p1_inode *st, problem_t code,
+		      struct problem_ctx *pctx);
+
+/* pass1_inline.c */
+/* Find an in-inode xattr; sets *VOFF and *VLEN to the value's place in the
+ * inode buffer.  Returns 0, E2X_ERR_NOT_FOUND or E2X_ERR_CORRUPT (with a
+ * reason in *WHY). */
+errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
+			unsigned int isize, int index, const char *name,
+			unsigned int *voff, unsigned int *vlen,
+			uint32_t *vinum, const char **why);
+void p1_check_ibody_ea(struct p1_inode *st);
+void p1_check_inline(struct p1_inode *st);
+
+/* pass1_xattr.c */
+void p1_check_ea_block(struct p1_inode *st);
+void p1_ea_finish(struct fsck_ctx *ctx);
+void p1_check_ea_entries(struct p1_inode *st, const char *base,
+			 unsigned int first, unsigned int size,
+			 unsigned int value_base, blk64_t blk, int in_block);
+
+#endif

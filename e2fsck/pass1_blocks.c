@@ -1,0 +1,367 @@
+/*
+ * pass1_blocks.c --- pass 1's block maps: marking file system metadata,
+ * walking extent trees and indirect maps, and claiming every block or
+ * cluster an inode maps (claimed twice -> pass 1b).
+ */
+#include "config.h"
+#include <string.h>
+#include <stdlib.h>
+#include "pass1.h"
+#include <ext2fs/ext3_extents.h>
+
+int fsck_block_in_fs(ext2_filsys fs, blk64_t blk)
+{
+	return blk >= fs->super->s_first_data_block &&
+	       blk < ext2fs_blocks_count(fs->super);
+}
+
+static int range_in_fs(ext2_filsys fs, blk64_t blk, blk64_t n)
+{
+	return n && blk + n > blk && fsck_block_in_fs(fs, blk) &&
+	       blk + n - 1 < ext2fs_blocks_count(fs->super);
+}
+
+/* Superblocks, descriptors, reserved GDT, bitmaps and inode tables. */
+void p1_mark_metadata(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2fs_block_bitmap m = ctx->block_meta;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blk64_t b;
+
+		ext2fs_reserve_super_and_bgd(fs, g, m);
+		b = ext2fs_block_bitmap_loc(fs, g);
+		if (fsck_block_in_fs(fs, b))
+			ext2fs_mark_block_bitmap2(m, b);
+		b = ext2fs_inode_bitmap_loc(fs, g);
+		if (fsck_block_in_fs(fs, b))
+			ext2fs_mark_block_bitmap2(m, b);
+		b = ext2fs_inode_table_loc(fs, g);
+		if (range_in_fs(fs, b, fs->inode_blocks_per_group))
+			ext2fs_mark_block_bitmap_range2(
+				m, b, fs->inode_blocks_per_group);
+	}
+	if (ext2fs_has_feature_mmp(fs->super) &&
+	    fsck_block_in_fs(fs, fs->super->s_mmp_block))
+		ext2fs_mark_block_bitmap2(m, fs->super->s_mmp_block);
+}
+
+static void mark_dup(struct fsck_ctx *ctx, blk64_t b)
+{
+	ext2fs_mark_block_bitmap2(ctx->block_dup, b);
+	ctx->has_dups = 1;
+}
+
+/* The pass 1 visitor: mark blocks found, note blocks found twice, and
+ * count what i_blocks should say. */
+void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
+	      enum blk_kind kind)
+{
+	struct fsck_ctx *ctx = st->ctx;
+	ext2_filsys fs = st->fs;
+	blk64_t c, c0, c1, b;
+
+	if (!fs->cluster_ratio_bits) {
+		st->nclusters += n;
+		if (ext2fs_test_block_bitmap_range2(ctx->block_found, pblk,
+						    n)) {
+			ext2fs_mark_block_bitmap_range2(ctx->block_found, pblk,
+							n);
+			return;
+		}
+		for (b = pblk; b < pblk + n; b++) {
+			if (ext2fs_test_block_bitmap2(ctx->block_found, b))
+				mark_dup(ctx, b);
+			else
+				ext2fs_mark_block_bitmap2(ctx->block_found, b);
+		}
+		return;
+	}
+	c0 = EXT2FS_B2C(fs, pblk);
+	c1 = EXT2FS_B2C(fs, pblk + n - 1);
+	for (c = c0; c <= c1; c++) {
+		b = EXT2FS_C2B(fs, c);
+		if (kind == BK_DATA && c == st->last_data_cluster)
+			continue;
+		st->nclusters++;
+		if (kind == BK_DATA)
+			st->last_data_cluster = c;
+		if (ext2fs_test_block_bitmap2(ctx->block_found, b))
+			mark_dup(ctx, b);
+		else
+			ext2fs_mark_block_bitmap2(ctx->block_found, b);
+	}
+}
+
+void p1_block_problem(struct p1_inode *st, problem_t code,
+		      struct problem_ctx *pctx)
+{
+	st->bad = 1;
+	st->nerrors++;
+	if (st->quiet || st->nerrors > P1_MAX_BLOCK_ERRORS)
+		return;
+	pctx->ino = st->ino;
+	fix_problem(st->ctx, code, pctx);
+}
+
+/* Data blocks LBLK.. mapped at PBLK..: claim, note directory blocks. */
+static void map_data(struct p1_inode *st, uint64_t lblk, blk64_t pblk,
+		     blk64_t n, int init)
+{
+	blk64_t i;
+
+	st->visit(st, pblk, n, BK_DATA);
+	st->ndata += n;
+	if ((int64_t)(lblk + n - 1) > st->last_lblk)
+		st->last_lblk = lblk + n - 1;
+	if (init && (int64_t)(lblk + n - 1) > st->last_init_lblk)
+		st->last_init_lblk = lblk + n - 1;
+	if (!st->is_dir || st->quiet)
+		return;
+	for (i = 0; i < n; i++)
+		ext2fs_add_dir_block2(st->ctx->dblist, st->ino, pblk + i,
+				      lblk + i);
+}
+
+/* ---- extent trees ---------------------------------------------------- */
+
+static uint32_t first_key(struct ext3_extent_header *eh)
+{
+	if (eh->eh_depth == 0)
+		return ((struct ext3_extent *)(eh + 1))->ee_block;
+	return ((struct ext3_extent_idx *)(eh + 1))->ei_block;
+}
+
+static void walk_extent_node(struct p1_inode *st, void *node, size_t size,
+			     int want_depth, blk64_t nblk, uint64_t lo,
+			     uint64_t hi);
+
+static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
+		      uint64_t lo, uint64_t hi)
+{
+	ext2_filsys fs = st->fs;
+	struct ext3_extent *ex = (struct ext3_extent *)(eh + 1);
+	struct problem_ctx pctx;
+	blk64_t cmask = EXT2FS_CLUSTER_RATIO(fs) - 1;
+	int i;
+
+	for (i = 0; i < eh->eh_entries && st->nerrors <= P1_MAX_BLOCK_ERRORS;
+	     i++, ex++) {
+		uint64_t lblk = ex->ee_block;
+		unsigned int len = ex->ee_len;
+		int uninit = len > EXT_INIT_MAX_LEN;
+		blk64_t pblk = ex->ee_start | ((blk64_t)ex->ee_start_hi << 32);
+
+		if (uninit)
+			len -= EXT_INIT_MAX_LEN;
+		pctx_clear(&pctx);
+		pctx.num = lblk;
+		pctx.blk = pblk;
+		if (!len) {
+			p1_block_problem(st, PR_1_EXTENT_LEN_ZERO, &pctx);
+			continue;
+		}
+		if (lblk + len > (1ULL << 32)) {
+			p1_block_problem(st, PR_1_EXTENT_END, &pctx);
+			continue;
+		}
+		if (lblk < st->ext_next || lblk < lo || lblk + len > hi) {
+			p1_block_problem(st, PR_1_EXTENT_ORDER, &pctx);
+			continue;
+		}
+		if (!range_in_fs(fs, pblk, len)) {
+			p1_block_problem(st, PR_1_EXTENT_BOUNDS, &pctx);
+			continue;
+		}
+		if (cmask && (lblk & cmask) != (pblk & cmask))
+			p1_block_problem(st, PR_1_BIGALLOC_ALIGN, &pctx);
+		if (uninit && st->is_dir)
+			p1_block_problem(st, PR_1_DIR_UNINIT_EXTENT, &pctx);
+		st->ext_next = lblk + len;
+		map_data(st, lblk, pblk, len, !uninit);
+	}
+}
+
+static void walk_index(struct p1_inode *st, struct ext3_extent_header *eh,
+		       uint64_t lo, uint64_t hi)
+{
+	ext2_filsys fs = st->fs;
+	struct ext3_extent_idx *ix = (struct ext3_extent_idx *)(eh + 1);
+	struct problem_ctx pctx;
+	uint64_t prev = 0;
+	char *buf = NULL;
+	int i;
+
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return;
+	for (i = 0; i < eh->eh_entries && st->nerrors <= P1_MAX_BLOCK_ERRORS;
+	     i++) {
+		uint64_t lblk = ix[i].ei_block;
+		uint64_t next = i + 1 < eh->eh_entries ? ix[i + 1].ei_block : hi;
+		blk64_t child = ix[i].ei_leaf |
+				((blk64_t)ix[i].ei_leaf_hi << 32);
+		struct ext3_extent_header *ch;
+
+		pctx_clear(&pctx);
+		pctx.num = lblk;
+		pctx.blk = child;
+		if (lblk < lo || lblk >= hi || (i && lblk <= prev) ||
+		    next > hi || next <= lblk) {
+			p1_block_problem(st, PR_1_EXTENT_ORDER, &pctx);
+			break;
+		}
+		prev = lblk;
+		if (!fsck_block_in_fs(fs, child)) {
+			p1_block_problem(st, PR_1_EXTENT_BOUNDS, &pctx);
+			continue;
+		}
+		st->visit(st, child, 1, BK_MAP);
+		if (io_channel_read_blk64(fs->io, child, 1, buf)) {
+			p1_block_problem(st, PR_1_EXTENT_READ, &pctx);
+			continue;
+		}
+		ch = (struct ext3_extent_header *)buf;
+		if (ch->eh_magic == EXT3_EXT_MAGIC && ch->eh_entries &&
+		    ch->eh_entries <= ch->eh_max &&
+		    ch->eh_depth == eh->eh_depth - 1 &&
+		    first_key(ch) != lblk) {
+			pctx.num2 = first_key(ch);
+			p1_block_problem(st, PR_1_EXTENT_INDEX_START, &pctx);
+		}
+		walk_extent_node(st, buf, fs->blocksize, eh->eh_depth - 1,
+				 child, lblk, next);
+	}
+	ext2fs_free_mem(&buf);
+}
+
+static void walk_extent_node(struct p1_inode *st, void *node, size_t size,
+			     int want_depth, blk64_t nblk, uint64_t lo,
+			     uint64_t hi)
+{
+	struct ext3_extent_header *eh = node;
+	struct problem_ctx pctx;
+	errcode_t err;
+
+	pctx_clear(&pctx);
+	pctx.blk = nblk;
+	err = ext2fs_extent_header_verify(node, size);
+	if (!err && want_depth >= 0 && eh->eh_depth != want_depth)
+		err = EXT2_ET_EXTENT_HEADER_BAD;
+	if (err) {
+		pctx.str = want_depth >= 0 && !ext2fs_extent_header_verify(
+						      node, size) ?
+				   "wrong depth" :
+				   "bad magic or entry counts";
+		p1_block_problem(st, nblk ? PR_1_EXTENT_HEADER :
+					    PR_1_EXTENT_ROOT, &pctx);
+		return;
+	}
+	if (want_depth < 0 && eh->eh_depth > 5) {
+		pctx.num = eh->eh_depth;
+		p1_block_problem(st, PR_1_EXTENT_DEPTH, &pctx);
+		return;
+	}
+	if (nblk && ext2fs_has_feature_metadata_csum(st->fs->super) &&
+	    !ext2fs_extent_block_csum_verify(st->fs, st->ino, eh))
+		p1_block_problem(st, PR_1_EXTENT_CSUM, &pctx);
+	if (eh->eh_depth == 0)
+		walk_leaf(st, eh, lo, hi);
+	else
+		walk_index(st, eh, lo, hi);
+}
+
+/* ---- indirect maps --------------------------------------------------- */
+
+static void walk_ind(struct p1_inode *st, blk64_t blk, int level,
+		     uint64_t base)
+{
+	ext2_filsys fs = st->fs;
+	uint32_t apb = fs->blocksize / 4, i, *map = NULL;
+	uint64_t span = 1;
+	struct problem_ctx pctx;
+	int l;
+
+	for (l = 1; l < level; l++)
+		span *= apb;
+	st->visit(st, blk, 1, BK_MAP);
+	if (ext2fs_get_mem(fs->blocksize, &map))
+		return;
+	if (io_channel_read_blk64(fs->io, blk, 1, map)) {
+		pctx_clear(&pctx);
+		pctx.blk = blk;
+		p1_block_problem(st, PR_1_IND_BLOCK_READ, &pctx);
+		goto out;
+	}
+	for (i = 0; i < apb && st->nerrors <= P1_MAX_BLOCK_ERRORS; i++) {
+		blk64_t b = map[i];
+		uint64_t lblk = base + i * span;
+
+		if (!b)
+			continue;
+		pctx_clear(&pctx);
+		pctx.blk = b;
+		pctx.num = lblk;
+		if (!fsck_block_in_fs(fs, b)) {
+			p1_block_problem(st, level == 1 ? PR_1_BLOCK_RANGE :
+						       PR_1_IND_BLOCK_RANGE,
+					 &pctx);
+			continue;
+		}
+		if (level == 1)
+			map_data(st, lblk, b, 1, 1);
+		else
+			walk_ind(st, b, level - 1, lblk);
+	}
+out:
+	ext2fs_free_mem(&map);
+}
+
+static void walk_block_map(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	uint32_t *ib = st->inode->i_block;
+	uint64_t apb = fs->blocksize / 4;
+	uint64_t base[3] = { EXT2_NDIR_BLOCKS, EXT2_NDIR_BLOCKS + apb,
+			     EXT2_NDIR_BLOCKS + apb + apb * apb };
+	struct problem_ctx pctx;
+	int i;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++) {
+		blk64_t b = ib[i];
+
+		if (!b)
+			continue;
+		pctx_clear(&pctx);
+		pctx.blk = b;
+		pctx.num = i < EXT2_NDIR_BLOCKS ? (uint64_t)i :
+						  base[i - EXT2_NDIR_BLOCKS];
+		if (!fsck_block_in_fs(fs, b)) {
+			p1_block_problem(st, i < EXT2_NDIR_BLOCKS ?
+					     PR_1_BLOCK_RANGE :
+					     PR_1_IND_BLOCK_RANGE, &pctx);
+			continue;
+		}
+		if (i < EXT2_NDIR_BLOCKS)
+			map_data(st, i, b, 1, 1);
+		else
+			walk_ind(st, b, i - EXT2_NDIR_BLOCKS + 1,
+				 base[i - EXT2_NDIR_BLOCKS]);
+	}
+}
+
+/* Walk whatever maps the inode's blocks (extents or indirect). */
+void p1_walk_blocks(struct p1_inode *st)
+{
+	st->last_lblk = -1;
+	st->last_init_lblk = -1;
+	st->ext_next = 0;
+	st->last_data_cluster = ~(blk64_t)0;
+	if (st->inode->i_flags & EXT4_EXTENTS_FL)
+		walk_extent_node(st, st->inode->i_block,
+				 sizeof(st->inode->i_block), -1, 0, 0,
+				 1ULL << 32);
+	else
+		walk_block_map(st);
+}

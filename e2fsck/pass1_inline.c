@@ -1,0 +1,196 @@
+/*
+ * pass1_inline.c --- pass 1's checks of the in-inode extended attribute
+ * area and of inline data (system.data present and sane, sizes, only on
+ * types that can hold data).  Every length read from the inode is
+ * bounds-checked here; libext2fs' inline data helpers are not used.
+ */
+#include "config.h"
+#include <string.h>
+#include "pass1.h"
+#include <ext2fs/ext2_ext_attr.h>
+
+#define IBODY_MAGIC_LEN 4
+
+/* Offsets of the in-inode xattr area: [start, end) in the inode buffer. */
+static int ibody_area(const struct ext2_inode_large *inode,
+		      unsigned int isize, unsigned int *start,
+		      unsigned int *end)
+{
+	unsigned int extra;
+
+	if (isize <= EXT2_GOOD_OLD_INODE_SIZE)
+		return 0;
+	extra = inode->i_extra_isize;
+	if (extra > isize - EXT2_GOOD_OLD_INODE_SIZE || (extra & 3))
+		return 0;
+	*start = EXT2_GOOD_OLD_INODE_SIZE + extra;
+	*end = isize;
+	if (*start + IBODY_MAGIC_LEN > *end)
+		return 0;
+	return *(const uint32_t *)((const char *)inode + *start) ==
+	       EXT2_EXT_ATTR_MAGIC;
+}
+
+/*
+ * Walk the entries of an xattr region: entries from FIRST, values at
+ * VALUE_BASE + e_value_offs, everything inside [0, SIZE) of BASE.  Calls
+ * nothing; returns NULL when sane or a reason.  When NAME is given, sets
+ * *FOUND_AT to the matching entry's offset (or leaves it).
+ */
+static const char *walk_entries(const char *base, unsigned int first,
+				unsigned int size, unsigned int value_base,
+				int index, const char *name,
+				unsigned int *found_at)
+{
+	unsigned int off = first, end_entries;
+	size_t nlen = name ? strlen(name) : 0;
+
+	for (;;) {
+		const struct ext2_ext_attr_entry *e;
+
+		if (off + 4 > size)
+			return "entries run past the end";
+		e = (const void *)(base + off);
+		if (EXT2_EXT_IS_LAST_ENTRY(e))
+			break;
+		if (off + sizeof(*e) > size ||
+		    off + EXT2_EXT_ATTR_LEN(e->e_name_len) > size)
+			return "entries run past the end";
+		if (!e->e_name_len)
+			return "empty attribute name";
+		if (name && e->e_name_index == index &&
+		    e->e_name_len == nlen &&
+		    !memcmp(EXT2_EXT_ATTR_NAME(e), name, nlen))
+			*found_at = off;
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+	}
+	end_entries = off + 4;
+	for (off = first;;) {
+		const struct ext2_ext_attr_entry *e = (const void *)(base + off);
+		uint64_t v0, v1;
+
+		if (EXT2_EXT_IS_LAST_ENTRY(e))
+			break;
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+		if (e->e_value_inum) {
+			continue;
+		}
+		if (!e->e_value_size)
+			continue;
+		v0 = (uint64_t)value_base + e->e_value_offs;
+		v1 = v0 + e->e_value_size;
+		if (v0 < end_entries || v1 > size)
+			return "a value lies outside the attribute area";
+	}
+	return NULL;
+}
+
+errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
+			unsigned int isize, int index, const char *name,
+			unsigned int *voff, unsigned int *vlen,
+			uint32_t *vinum, const char **why)
+{
+	const char *base = (const char *)inode;
+	const struct ext2_ext_attr_entry *e;
+	unsigned int start, end, at = 0;
+
+	*why = NULL;
+	if (!ibody_area(inode, isize, &start, &end))
+		return E2X_ERR_NOT_FOUND;
+	*why = walk_entries(base, start + IBODY_MAGIC_LEN, end,
+			    start + IBODY_MAGIC_LEN, index, name, &at);
+	if (*why)
+		return E2X_ERR_CORRUPT;
+	if (!at)
+		return E2X_ERR_NOT_FOUND;
+	e = (const void *)(base + at);
+	*voff = start + IBODY_MAGIC_LEN + e->e_value_offs;
+	*vlen = e->e_value_size;
+	*vinum = e->e_value_inum;
+	return 0;
+}
+
+void p1_check_ibody_ea(struct p1_inode *st)
+{
+	struct problem_ctx pctx;
+	unsigned int start, end;
+	const char *why;
+
+	if (!ibody_area(st->inode, st->isize, &start, &end))
+		return;
+	why = walk_entries((const char *)st->inode, start + IBODY_MAGIC_LEN,
+			   end, start + IBODY_MAGIC_LEN, 0, NULL, NULL);
+	if (why) {
+		pctx_clear(&pctx);
+		pctx.ino = st->ino;
+		pctx.str = why;
+		st->bad = 1;
+		fix_problem(st->ctx, PR_1_IBODY_EA_BAD, &pctx);
+		return;
+	}
+	p1_check_ea_entries(st, (const char *)st->inode,
+			    start + IBODY_MAGIC_LEN, end,
+			    start + IBODY_MAGIC_LEN, 0, 0);
+}
+
+static void inline_problem(struct p1_inode *st, problem_t code,
+			   struct problem_ctx *pctx)
+{
+	pctx->ino = st->ino;
+	st->bad = 1;
+	fix_problem(st->ctx, code, pctx);
+}
+
+/* An inode with the inline data flag: returns with st->inline_cap set. */
+void p1_check_inline(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	struct problem_ctx pctx;
+	unsigned int voff, vlen;
+	uint32_t vinum;
+	const char *why;
+	errcode_t err;
+	uint64_t size = EXT2_I_SIZE(in);
+
+	pctx_clear(&pctx);
+	st->inline_cap = 0;
+	if (!ext2fs_has_feature_inline_data(st->fs->super)) {
+		inline_problem(st, PR_1_INLINE_NO_FEATURE, &pctx);
+		return;
+	}
+	if (in->i_flags & EXT4_EXTENTS_FL) {
+		inline_problem(st, PR_1_INLINE_AND_EXTENTS, &pctx);
+		return;
+	}
+	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode) &&
+	    !LINUX_S_ISLNK(in->i_mode)) {
+		inline_problem(st, PR_1_INLINE_TYPE, &pctx);
+		return;
+	}
+	err = p1_ibody_find(in, st->isize, FSCK_XATTR_INDEX_SYSTEM, "data",
+			    &voff, &vlen, &vinum, &why);
+	if (err == E2X_ERR_CORRUPT) {
+		pctx.str = why;
+		inline_problem(st, PR_1_INLINE_READ, &pctx);
+		return;
+	}
+	if (err) {
+		inline_problem(st, PR_1_INLINE_NO_DATA, &pctx);
+		return;
+	}
+	if (vinum) {
+		pctx.str = "system.data stored in an attribute inode";
+		inline_problem(st, PR_1_INLINE_READ, &pctx);
+		return;
+	}
+	st->inline_cap = EXT4_MIN_INLINE_DATA_SIZE + vlen;
+	if (size > st->inline_cap ||
+	    (LINUX_S_ISDIR(in->i_mode) && size != st->inline_cap)) {
+		pctx.num = size;
+		pctx.num2 = st->inline_cap;
+		inline_problem(st, PR_1_INLINE_SIZE, &pctx);
+		return;
+	}
+	if (LINUX_S_ISDIR(in->i_mode) && !st->quiet)
+		ext2fs_add_dir_block2(st->ctx->dblist, st->ino, 0, 0);
+}

@@ -1,0 +1,497 @@
+/*
+ * pass2.c --- pass 2: read every directory block (and inline directory)
+ * and check each entry: record and name lengths, file type, the inode it
+ * names (in range, in use, not reserved), '.' and '..', checksum tails,
+ * names given twice, and the hash order of indexed directories.
+ *
+ * Hands on: the number of names of every inode (pass 4), each directory's
+ * parent and '..' (pass 3), and /lost+found's inode.
+ */
+#include "config.h"
+#include <string.h>
+#include <stdlib.h>
+#include "pass1.h"
+#include "pass2.h"
+
+struct db_list {
+	struct { ext2_ino_t ino; blk64_t pblk; uint64_t lblk; } *v;
+	size_t n, cap;
+};
+
+static int collect_db(ext2_filsys fs, struct ext2_db_entry2 *db, void *priv)
+{
+	struct db_list *l = priv;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		void *v = realloc(l->v, cap * sizeof(*l->v));
+
+		if (!v)
+			return DIRENT_ABORT;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].ino = db->ino;
+	l->v[l->n].pblk = db->blk;
+	l->v[l->n].lblk = db->blockcnt;
+	l->n++;
+	return 0;
+}
+
+static int cmp_db(const void *a, const void *b)
+{
+	const struct { ext2_ino_t ino; blk64_t pblk; uint64_t lblk; } *x = a,
+								      *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->lblk != y->lblk)
+		return x->lblk < y->lblk ? -1 : 1;
+	return 0;
+}
+
+static void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
+			  const char *name, int len, uint64_t num,
+			  uint64_t num2)
+{
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.ino = pd->ino;
+	pctx.ino2 = ino2;
+	pctx.name = name;
+	pctx.namelen = len;
+	pctx.num = num;
+	pctx.num2 = num2;
+	fix_problem(pd->ctx, code, &pctx);
+}
+
+/* ---- names given twice ------------------------------------------------ */
+
+static uint64_t name_hash(const char *s, int len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h | 1;	/* 0 marks an empty slot */
+}
+
+/* Returns 1 when the name was there already. */
+static int names_add(struct p2_dir *pd, const char *s, int len)
+{
+	uint64_t h = name_hash(s, len);
+	size_t i;
+
+	if (pd->nnames * 2 >= pd->names_cap) {
+		size_t cap = pd->names_cap ? pd->names_cap * 2 : 64, j;
+		uint64_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return 0;
+		for (j = 0; j < pd->names_cap; j++) {
+			uint64_t v = pd->names[j];
+
+			if (!v)
+				continue;
+			i = v & (cap - 1);
+			while (t[i])
+				i = (i + 1) & (cap - 1);
+			t[i] = v;
+		}
+		free(pd->names);
+		pd->names = t;
+		pd->names_cap = cap;
+	}
+	i = h & (pd->names_cap - 1);
+	while (pd->names[i]) {
+		if (pd->names[i] == h)
+			return 1;
+		i = (i + 1) & (pd->names_cap - 1);
+	}
+	pd->names[i] = h;
+	pd->nnames++;
+	return 0;
+}
+
+/* ---- one entry ---------------------------------------------------------- */
+
+static int in_lazy_area(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+	ext2_ino_t idx = (ino - 1) % fs->super->s_inodes_per_group;
+
+	if (!ext2fs_has_group_desc_csum(fs))
+		return 0;
+	if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
+		return 1;
+	return idx >= fs->super->s_inodes_per_group -
+			      ext2fs_bg_itable_unused(fs, g);
+}
+
+static void count_ref(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	if (ext2fs_test_inode_bitmap2(ctx->inode_used, ino))
+		ext2fs_icount_increment(ctx->ref_count, ino, NULL);
+}
+
+/* Checks common to every named entry; returns 0 when the target is a
+ * valid inode in use. */
+static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
+			const char *name, int len)
+{
+	struct fsck_ctx *ctx = pd->ctx;
+	ext2_filsys fs = pd->fs;
+	ext2_ino_t t = d->inode;
+	int ft = ext2fs_dirent_file_type(d);
+
+	if (t > fs->super->s_inodes_count) {
+		entry_problem(pd, PR_2_INODE_RANGE, t, name, len, 0, 0);
+		return -1;
+	}
+	if (t < EXT2_FIRST_INODE(fs->super) && t != EXT2_ROOT_INO) {
+		entry_problem(pd, PR_2_RESERVED_INODE, t, name, len, 0, 0);
+		return -1;
+	}
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_used, t)) {
+		entry_problem(pd, in_lazy_area(fs, t) ? PR_2_INODE_UNINIT :
+							PR_2_INODE_UNUSED,
+			      t, name, len, 0, 0);
+		return -1;
+	}
+	if (ext2fs_has_feature_filetype(fs->super)) {
+		if (ctx->inode_ftype[t] && ft != ctx->inode_ftype[t])
+			entry_problem(pd, PR_2_FILETYPE, t, name, len, ft,
+				      ctx->inode_ftype[t]);
+	} else if (ft) {
+		entry_problem(pd, PR_2_FILETYPE_NO_FEATURE, t, name, len, 0, 0);
+	}
+	return 0;
+}
+
+static int is_dot(const char *n, int len)
+{
+	return len == 1 && n[0] == '.';
+}
+
+static int is_dotdot(const char *n, int len)
+{
+	return len == 2 && n[0] == '.' && n[1] == '.';
+}
+
+/* An entry other than the '.' and '..' slots. */
+static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
+			uint64_t lblk)
+{
+	struct fsck_ctx *ctx = pd->ctx;
+	const char *name = d->name;
+	int len = ext2fs_dirent_name_len(d);
+	struct dir_info *di;
+
+	if (!len) {
+		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
+		return;
+	}
+	if (is_dot(name, len) || is_dotdot(name, len)) {
+		entry_problem(pd, PR_2_DUP_DOT, d->inode, name, len, 0, 0);
+		return;
+	}
+	if (!pd->encrypted &&
+	    (memchr(name, '/', len) || memchr(name, '\0', len)))
+		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
+	if (names_add(pd, name, len))
+		entry_problem(pd, PR_2_DUP_NAME, d->inode, name, len, 0, 0);
+	if (pd->htree)
+		p2_htree_check_entry(pd, lblk, name, len);
+	if (check_target(pd, d, name, len))
+		return;
+	if (pd->ino == EXT2_ROOT_INO && len == 10 &&
+	    !memcmp(name, "lost+found", 10))
+		ctx->lpf_ino = d->inode;
+	count_ref(ctx, d->inode);
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_dir, d->inode))
+		return;
+	di = dir_info_get(ctx, d->inode);
+	if (!di)
+		return;
+	if (di->parent) {
+		struct problem_ctx pctx;
+
+		pctx_clear(&pctx);
+		pctx.ino = pd->ino;
+		pctx.ino2 = d->inode;
+		pctx.dir = di->parent;
+		pctx.name = name;
+		pctx.namelen = len;
+		fix_problem(ctx, PR_2_DIR_HARDLINK, &pctx);
+		return;
+	}
+	di->parent = pd->ino;
+}
+
+static void set_dotdot(struct p2_dir *pd, ext2_ino_t parent)
+{
+	struct dir_info *di = dir_info_get(pd->ctx, pd->ino);
+
+	if (di)
+		di->dotdot = parent;
+	if (parent && parent <= pd->fs->super->s_inodes_count)
+		count_ref(pd->ctx, parent);
+}
+
+/* '.' (slot 0) and '..' (slot 1) of the first block. */
+static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
+			   int slot)
+{
+	const char *name = d->name;
+	int len = ext2fs_dirent_name_len(d);
+
+	if (slot == 0) {
+		if (!d->inode || !is_dot(name, len)) {
+			entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
+			return;
+		}
+		if (d->inode != pd->ino) {
+			entry_problem(pd, PR_2_DOT_INODE, d->inode, name, len,
+				      0, 0);
+			return;
+		}
+		count_ref(pd->ctx, pd->ino);
+		return;
+	}
+	if (!d->inode || !is_dotdot(name, len)) {
+		entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0);
+		return;
+	}
+	if (d->inode > pd->fs->super->s_inodes_count ||
+	    (d->inode < EXT2_FIRST_INODE(pd->fs->super) &&
+	     d->inode != EXT2_ROOT_INO)) {
+		entry_problem(pd, PR_2_INODE_RANGE, d->inode, name, len, 0, 0);
+		set_dotdot(pd, 0);
+		return;
+	}
+	set_dotdot(pd, d->inode);
+}
+
+/*
+ * Walk the entries in BUF[0, END).  FIRST is 1 for a directory's block 0
+ * (slots '.' and '..'), 2 for the htree root (only those two slots).
+ * Returns -1 on a structural error (the rest of the region is skipped).
+ */
+static int walk_region(struct p2_dir *pd, char *buf, unsigned int end,
+		       uint64_t lblk, int first, int inline_dir)
+{
+	ext2_filsys fs = pd->fs;
+	unsigned int off = 0, rec_len;
+	int slot = 0;
+
+	while (off < end) {
+		struct ext2_dir_entry *d = (void *)(buf + off);
+		int len;
+
+		if (off + 8 > end || ext2fs_get_rec_len(fs, d, &rec_len) ||
+		    rec_len < (inline_dir ? 8U : 12U) || (rec_len & 3) ||
+		    off + rec_len > end) {
+			if (inline_dir)
+				entry_problem(pd, PR_2_INLINE_DIR, 0, NULL, 0,
+					      lblk, off);
+			else
+				entry_problem(pd, PR_2_REC_LEN, 0, NULL, 0,
+					      lblk, off);
+			return -1;
+		}
+		len = ext2fs_dirent_name_len(d);
+		if (((len + 8 + 3) & ~3) > (int)rec_len) {
+			entry_problem(pd, inline_dir ? PR_2_INLINE_DIR :
+						       PR_2_NAME_LEN,
+				      0, NULL, 0, lblk, off);
+			return -1;
+		}
+		if (first && slot < 2)
+			check_dot_slot(pd, d, slot);
+		else if (d->inode)
+			check_entry(pd, d, lblk);
+		slot++;
+		off += rec_len;
+		if (first == 2 && slot == 2)
+			break;
+	}
+	if (first && slot < 2)
+		entry_problem(pd, slot ? PR_2_DOTDOT_MISSING :
+					 PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
+	return 0;
+}
+
+static int has_tail(ext2_filsys fs, const char *buf)
+{
+	const struct ext2_dir_entry_tail *t =
+		(const void *)(buf + fs->blocksize - sizeof(*t));
+
+	return !t->det_reserved_zero1 &&
+	       t->det_rec_len == sizeof(*t) &&
+	       t->det_reserved_name_len == EXT2_DIR_NAME_LEN_CSUM;
+}
+
+static void check_leaf_block(struct p2_dir *pd, uint64_t lblk, blk64_t pblk)
+{
+	ext2_filsys fs = pd->fs;
+	unsigned int end = fs->blocksize;
+	struct problem_ctx pctx;
+	int first = lblk == 0;
+
+	if (pd->htree && lblk < pd->ndx && pd->dx[lblk].role == DX_INDEX) {
+		if (lblk == 0)
+			walk_region(pd, pd->buf, end, 0, 2, 0);
+		return;
+	}
+	pctx_clear(&pctx);
+	pctx.ino = pd->ino;
+	pctx.num = lblk;
+	pctx.blk = pblk;
+	if (ext2fs_has_feature_metadata_csum(fs->super)) {
+		if (!has_tail(fs, pd->buf)) {
+			fix_problem(pd->ctx, PR_2_DIR_NO_TAIL, &pctx);
+		} else {
+			end -= sizeof(struct ext2_dir_entry_tail);
+			if (!ext2fs_dirent_csum_verify(fs, pd->ino,
+						       (void *)pd->buf))
+				fix_problem(pd->ctx, PR_2_DIR_CSUM, &pctx);
+		}
+	}
+	walk_region(pd, pd->buf, end, lblk, first, 0);
+}
+
+static void check_block_dir(struct p2_dir *pd)
+{
+	struct fsck_ctx *ctx = pd->ctx;
+	uint64_t want = 0;
+	size_t i;
+
+	if (!pd->nblocks)
+		return;
+	if ((pd->inode->i_flags & EXT2_INDEX_FL) &&
+	    ext2fs_has_feature_dir_index(pd->fs->super))
+		p2_htree_map(pd);
+	for (i = 0; i < pd->nblocks && !ctx->abort; i++) {
+		struct dir_block *b = &pd->blocks[i];
+		struct problem_ctx pctx;
+
+		if (b->lblk != want) {
+			pctx_clear(&pctx);
+			pctx.ino = pd->ino;
+			pctx.num = want;
+			fix_problem(ctx, PR_2_DIR_HOLE, &pctx);
+		}
+		want = b->lblk + 1;
+		if (io_channel_read_blk64(pd->fs->io, b->pblk, 1, pd->buf)) {
+			pctx_clear(&pctx);
+			pctx.ino = pd->ino;
+			pctx.num = b->lblk;
+			pctx.blk = b->pblk;
+			fix_problem(ctx, PR_2_DIR_READ, &pctx);
+			continue;
+		}
+		check_leaf_block(pd, b->lblk, b->pblk);
+	}
+	if (pd->blocks[0].lblk != 0)
+		entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
+}
+
+/* Inline directory: '..' in the first 4 bytes, entries after it in
+ * i_block and in the system.data value. */
+static void check_inline_dir(struct p2_dir *pd)
+{
+	struct ext2_inode_large *in = pd->inode;
+	unsigned int voff, vlen;
+	uint32_t vinum, parent;
+	const char *why;
+	char *ib = (char *)in->i_block;
+
+	memcpy(&parent, ib, 4);
+	if (parent > pd->fs->super->s_inodes_count ||
+	    (parent < EXT2_FIRST_INODE(pd->fs->super) &&
+	     parent != EXT2_ROOT_INO)) {
+		entry_problem(pd, PR_2_INLINE_DIR, parent, "..", 2, 0, 0);
+		parent = 0;
+	}
+	count_ref(pd->ctx, pd->ino);	/* the implicit '.' */
+	set_dotdot(pd, parent);
+	walk_region(pd, ib + EXT4_INLINE_DATA_DOTDOT_SIZE,
+		    EXT4_MIN_INLINE_DATA_SIZE - EXT4_INLINE_DATA_DOTDOT_SIZE, 0,
+		    0, 1);
+	if (p1_ibody_find(in, pd->isize, FSCK_XATTR_INDEX_SYSTEM, "data",
+			  &voff, &vlen, &vinum, &why) || !vlen || vinum)
+		return;
+	if (voff + vlen > pd->isize)
+		return;
+	walk_region(pd, (char *)in + voff, vlen, 1, 0, 1);
+}
+
+static void check_dir(struct fsck_ctx *ctx, struct p2_dir *pd)
+{
+	if (ext2fs_read_inode_full(pd->fs, pd->ino,
+				   (struct ext2_inode *)pd->inode, pd->isize))
+		return;
+	pd->encrypted = !!(pd->inode->i_flags & EXT4_ENCRYPT_FL);
+	if (pd->inode->i_flags & EXT4_INLINE_DATA_FL)
+		check_inline_dir(pd);
+	else
+		check_block_dir(pd);
+}
+
+static void reset_dir(struct p2_dir *pd)
+{
+	free(pd->dx);
+	free(pd->names);
+	pd->dx = NULL;
+	pd->ndx = 0;
+	pd->names = NULL;
+	pd->nnames = pd->names_cap = 0;
+	pd->htree = 0;
+}
+
+void pass2(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct db_list l = { 0 };
+	struct p2_dir pd = { .ctx = ctx, .fs = fs };
+	size_t i, j;
+
+	if (ctx->abort || !ctx->dblist)
+		return;
+	pd.isize = EXT2_INODE_SIZE(fs->super);
+	if (ext2fs_get_memzero(pd.isize < sizeof(*pd.inode) ?
+				       sizeof(*pd.inode) : pd.isize,
+			       &pd.inode) ||
+	    ext2fs_get_mem(fs->blocksize, &pd.buf))
+		goto out;
+	if (ext2fs_dblist_iterate2(ctx->dblist, collect_db, &l))
+		goto out;
+	qsort(l.v, l.n, sizeof(*l.v), cmp_db);
+	pd.blocks = malloc((l.n ? l.n : 1) * sizeof(*pd.blocks));
+	if (!pd.blocks)
+		goto out;
+	for (i = 0; i < l.n && !ctx->abort; i = j) {
+		pd.ino = l.v[i].ino;
+		pd.nblocks = 0;
+		for (j = i; j < l.n && l.v[j].ino == pd.ino; j++) {
+			if (!l.v[j].pblk)	/* inline directory marker */
+				continue;
+			pd.blocks[pd.nblocks].pblk = l.v[j].pblk;
+			pd.blocks[pd.nblocks].lblk = l.v[j].lblk;
+			pd.nblocks++;
+		}
+		fsck_progress(ctx, 2, i, l.n);
+		if (!ext2fs_test_inode_bitmap2(ctx->inode_bad, pd.ino))
+			check_dir(ctx, &pd);
+		reset_dir(&pd);
+	}
+	fsck_progress(ctx, 2, l.n, l.n);
+out:
+	reset_dir(&pd);
+	free(pd.blocks);
+	free(l.v);
+	ext2fs_free_mem(&pd.inode);
+	ext2fs_free_mem(&pd.buf);
+}

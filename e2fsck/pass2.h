@@ -1,0 +1,54 @@
+/*
+ * pass2.h --- what pass 2's files share: one directory being checked
+ * (its blocks, its hash index map) and the htree walker (pass2_htree.c).
+ */
+#ifndef E2FSCK_PASS2_H
+#define E2FSCK_PASS2_H
+
+#include "problem.h"
+
+/* Role of a directory block in a hash-indexed directory. */
+enum dx_role {
+	DX_NONE = 0,		/* not indexed (or not reached yet) */
+	DX_INDEX,		/* root or interior node */
+	DX_LEAF,		/* entries, hashes in [lo, hi] */
+};
+
+struct dx_block {
+	enum dx_role role;
+	uint32_t lo;		/* lowest hash allowed */
+	uint64_t hi;		/* next leaf's first hash (bit 0: collision) */
+};
+
+struct dir_block {
+	blk64_t pblk;
+	uint64_t lblk;
+};
+
+struct p2_dir {
+	struct fsck_ctx *ctx;
+	ext2_filsys fs;
+	ext2_ino_t ino;
+	struct ext2_inode_large *inode;
+	unsigned int isize;
+	struct dir_block *blocks;	/* sorted by lblk */
+	size_t nblocks;
+	int htree;			/* index valid: check hash order */
+	int hash_version;		/* for ext2fs_dirhash2 */
+	struct dx_block *dx;		/* per lblk (< nblocks), or NULL */
+	size_t ndx;
+	int encrypted;
+	uint64_t *names;		/* open hash set of name hashes */
+	size_t nnames, names_cap;
+	char *buf;			/* one block */
+};
+
+/* pass2_htree.c: build pd->dx from the index; sets pd->htree. */
+void p2_htree_map(struct p2_dir *pd);
+/* Check that NAME lies inside the hash range of leaf LBLK. */
+void p2_htree_check_entry(struct p2_dir *pd, uint64_t lblk, const char *name,
+			  int len);
+/* Read logical block LBLK of the directory; 0 on success. */
+int p2_read_lblk(struct p2_dir *pd, uint64_t lblk, char *buf);
+
+#endif

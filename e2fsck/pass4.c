@@ -1,0 +1,99 @@
+/*
+ * pass4.c --- pass 4: every inode in use must have as many links as
+ * pass 2 found names for it, and at least one.  Link counts are repaired
+ * here (-y/-p); unattached inodes are reported (reconnecting comes later).
+ */
+#include "config.h"
+#include "problem.h"
+
+/* Directories with more than this many links may store 1 (dir_nlink). */
+#define FSCK_LINK_MAX 65000
+
+static int link_count_ok(struct fsck_ctx *ctx, ext2_ino_t ino,
+			 __u32 stored, __u32 counted)
+{
+	if (stored == counted)
+		return 1;
+	return stored == 1 && counted > FSCK_LINK_MAX - 1 &&
+	       ext2fs_test_inode_bitmap2(ctx->inode_dir, ino) &&
+	       ext2fs_has_feature_dir_nlink(ctx->fs->super);
+}
+
+static void fix_links(struct fsck_ctx *ctx, ext2_ino_t ino, __u32 counted)
+{
+	struct ext2_inode_large inode;
+	errcode_t err;
+
+	err = e2x_read_inode(ctx->fs, ino, &inode);
+	if (err)
+		goto fail;
+	if (counted > FSCK_LINK_MAX &&
+	    ext2fs_test_inode_bitmap2(ctx->inode_dir, ino))
+		counted = 1;
+	inode.i_links_count = counted;
+	err = e2x_write_inode(ctx->fs, ino, &inode);
+	if (!err)
+		return;
+fail:
+	fprintf(stderr, "%s: cannot update inode %u: %s\n", ctx->prog, ino,
+		error_message(err));
+	ctx->exit_extra |= FSCK_ERROR;
+}
+
+static void check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	struct ext2_inode inode;
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.ino = ino;
+	if (!ext2fs_read_inode(ctx->fs, ino, &inode) && !inode.i_size &&
+	    !ext2fs_inode_data_blocks2(ctx->fs, &inode) &&
+	    !(inode.i_flags & EXT4_INLINE_DATA_FL)) {
+		fix_problem(ctx, PR_4_UNATTACHED_EMPTY, &pctx);
+		return;
+	}
+	fix_problem(ctx, PR_4_UNATTACHED, &pctx);
+}
+
+void pass4(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_inode inode;
+	ext2_ino_t ino, n = fs->super->s_inodes_count;
+
+	if (ctx->abort || !ctx->inode_used)
+		return;
+	for (ino = 1; ino <= n && !ctx->abort; ino++) {
+		__u16 stored = 0, counted = 0;
+		struct problem_ctx pctx;
+
+		if (!(ino & 0xffff))
+			fsck_progress(ctx, 4, ino, n);
+		if (!ext2fs_test_inode_bitmap2(ctx->inode_used, ino) ||
+		    ext2fs_test_inode_bitmap2(ctx->inode_bad, ino))
+			continue;
+		if (ino < EXT2_FIRST_INODE(fs->super) && ino != EXT2_ROOT_INO)
+			continue;
+		ext2fs_icount_fetch(ctx->link_count, ino, &stored);
+		ext2fs_icount_fetch(ctx->ref_count, ino, &counted);
+		if (link_count_ok(ctx, ino, stored, counted))
+			continue;
+		if (fsck_ino_is_special(fs, ino, NULL))
+			continue;
+		if (!counted) {
+			if (!ext2fs_read_inode(fs, ino, &inode) &&
+			    fsck_ino_is_special(fs, ino, &inode))
+				continue;
+			check_unattached(ctx, ino);
+			continue;
+		}
+		pctx_clear(&pctx);
+		pctx.ino = ino;
+		pctx.num = stored;
+		pctx.num2 = counted;
+		if (fix_problem(ctx, PR_4_LINK_COUNT, &pctx))
+			fix_links(ctx, ino, counted);
+	}
+	fsck_progress(ctx, 4, n, n);
+}

@@ -1,0 +1,280 @@
+/*
+ * pass5.c --- pass 5: the on-disk block (cluster) and inode bitmaps and
+ * every free count against what passes 1-2 found, plus the bitmaps'
+ * checksums.  With -y/-p the differences are written through libext2fs,
+ * which keeps the bitmap and descriptor checksums right.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include "problem.h"
+
+static void range_problem(struct fsck_ctx *ctx, problem_t code,
+			  uint64_t first, uint64_t last, int inodes)
+{
+	struct problem_ctx pctx;
+	dgrp_t g;
+
+	pctx_clear(&pctx);
+	if (inodes) {
+		pctx.ino = first;
+		pctx.ino2 = last;
+	} else {
+		pctx.blk = first;
+		pctx.blk2 = last;
+	}
+	if (!fix_problem(ctx, code, &pctx))
+		return;
+	if (inodes) {
+		for (; first <= last; first++) {
+			if (code == PR_5_INODE_USED)
+				ext2fs_mark_inode_bitmap2(ctx->fs->inode_map,
+							  first);
+			else
+				ext2fs_unmark_inode_bitmap2(ctx->fs->inode_map,
+							    first);
+		}
+		ext2fs_mark_ib_dirty(ctx->fs);
+		return;
+	}
+	for (g = ext2fs_group_of_blk2(ctx->fs, first);
+	     g <= ext2fs_group_of_blk2(ctx->fs, last); g++)
+		ext2fs_bg_flags_clear(ctx->fs, g, EXT2_BG_BLOCK_UNINIT);
+	if (code == PR_5_BLOCK_USED)
+		ext2fs_mark_block_bitmap_range2(ctx->fs->block_map, first,
+						last - first + 1);
+	else
+		ext2fs_unmark_block_bitmap_range2(ctx->fs->block_map, first,
+						  last - first + 1);
+	ext2fs_mark_bb_dirty(ctx->fs);
+}
+
+/* Report runs of clusters where the computed and stored bitmaps differ. */
+static void compare_blocks(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	blk64_t b, end = ext2fs_blocks_count(fs->super);
+	blk64_t step = EXT2FS_CLUSTER_RATIO(fs), run = 0;
+	int run_kind = -1;
+
+	for (b = EXT2FS_C2B(fs, EXT2FS_B2C(fs, fs->super->s_first_data_block));
+	     b < end + step && !ctx->abort; b += step) {
+		int kind = -1;
+
+		if (b < end) {
+			int found = !!ext2fs_test_block_bitmap2(
+				ctx->block_found, b);
+			int disk = !!ext2fs_test_block_bitmap2(fs->block_map, b);
+
+			if (found != disk)
+				kind = found;
+		}
+		if (kind != run_kind && run_kind >= 0)
+			range_problem(ctx, run_kind ? PR_5_BLOCK_USED :
+						      PR_5_BLOCK_FREE,
+				      run, b - 1 < end ? b - 1 : end - 1, 0);
+		if (kind != run_kind)
+			run = b;
+		run_kind = kind;
+		if (!(b & 0xfffff))
+			fsck_progress(ctx, 5, b / 2, end);
+	}
+}
+
+static void compare_inodes(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_ino_t i, n = fs->super->s_inodes_count, run = 0;
+	int run_kind = -1;
+
+	for (i = 1; i <= n + 1 && !ctx->abort; i++) {
+		int kind = -1;
+
+		if (i <= n) {
+			int used = !!ext2fs_test_inode_bitmap2(ctx->inode_used,
+							       i);
+			int disk = !!ext2fs_test_inode_bitmap2(fs->inode_map, i);
+
+			/* Reserved inodes are always marked in use. */
+			if (i < EXT2_FIRST_INODE(fs->super))
+				used = 1;
+			if (used != disk)
+				kind = used;
+		}
+		if (kind != run_kind && run_kind >= 0)
+			range_problem(ctx, run_kind ? PR_5_INODE_USED :
+						      PR_5_INODE_FREE,
+				      run, i - 1, 1);
+		if (kind != run_kind)
+			run = i;
+		run_kind = kind;
+	}
+}
+
+static void check_bitmap_csums(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+	unsigned int bsize = EXT2_CLUSTERS_PER_GROUP(fs->super) / 8;
+	unsigned int isize = EXT2_INODES_PER_GROUP(fs->super) / 8;
+	char *buf = NULL;
+	dgrp_t g;
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super))
+		return;
+	if (ext2fs_get_memzero(fs->blocksize, &buf))
+		return;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		pctx_clear(&pctx);
+		pctx.group = g;
+		if (!ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT)) {
+			ext2fs_get_block_bitmap_range2(
+				fs->block_map,
+				EXT2FS_B2C(fs, ext2fs_group_first_block2(fs, g)),
+				bsize * 8, buf);
+			if (!ext2fs_block_bitmap_csum_verify(fs, g, buf,
+							     bsize) &&
+			    fix_problem(ctx, PR_5_BLOCK_BITMAP_CSUM, &pctx))
+				ext2fs_mark_bb_dirty(fs);
+		}
+		if (!ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)) {
+			ext2fs_get_inode_bitmap_range2(
+				fs->inode_map,
+				g * fs->super->s_inodes_per_group + 1,
+				isize * 8, buf);
+			if (!ext2fs_inode_bitmap_csum_verify(fs, g, buf,
+							     isize) &&
+			    fix_problem(ctx, PR_5_INODE_BITMAP_CSUM, &pctx))
+				ext2fs_mark_ib_dirty(fs);
+		}
+	}
+	ext2fs_free_mem(&buf);
+}
+
+/* Per group: free clusters, free inodes, directories, unused inodes. */
+static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_c,
+			       uint64_t *free_i)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	ext2_ino_t ipg = sb->s_inodes_per_group;
+	struct problem_ctx pctx;
+	dgrp_t g;
+
+	*free_c = *free_i = 0;
+	for (g = 0; g < fs->group_desc_count && !ctx->abort; g++) {
+		blk64_t b = ext2fs_group_first_block2(fs, g);
+		blk64_t last = ext2fs_group_last_block2(fs, g);
+		uint64_t fc = 0, fi = 0, dirs = 0;
+		ext2_ino_t i, first = g * ipg + 1, high = 0;
+
+		for (b = EXT2FS_C2B(fs, EXT2FS_B2C(fs, b)); b <= last;
+		     b += EXT2FS_CLUSTER_RATIO(fs))
+			if (!ext2fs_test_block_bitmap2(ctx->block_found, b))
+				fc++;
+		for (i = first; i < first + ipg; i++) {
+			int used = ext2fs_test_inode_bitmap2(ctx->inode_used,
+							     i) ||
+				   i < EXT2_FIRST_INODE(sb);
+
+			if (!used)
+				fi++;
+			else
+				high = i - first + 1;
+			if (ext2fs_test_inode_bitmap2(ctx->inode_dir, i))
+				dirs++;
+		}
+		*free_c += fc;
+		*free_i += fi;
+		pctx_clear(&pctx);
+		pctx.group = g;
+		if (ext2fs_bg_free_blocks_count(fs, g) != fc) {
+			pctx.num = ext2fs_bg_free_blocks_count(fs, g);
+			pctx.num2 = fc;
+			if (fix_problem(ctx, PR_5_GROUP_FREE_BLOCKS, &pctx)) {
+				ext2fs_bg_free_blocks_count_set(fs, g, fc);
+				ext2fs_bg_flags_clear(fs, g,
+						      EXT2_BG_BLOCK_UNINIT);
+			}
+		}
+		if (ext2fs_bg_free_inodes_count(fs, g) != fi) {
+			pctx.num = ext2fs_bg_free_inodes_count(fs, g);
+			pctx.num2 = fi;
+			if (fix_problem(ctx, PR_5_GROUP_FREE_INODES, &pctx))
+				ext2fs_bg_free_inodes_count_set(fs, g, fi);
+		}
+		if (ext2fs_bg_used_dirs_count(fs, g) != dirs) {
+			pctx.num = ext2fs_bg_used_dirs_count(fs, g);
+			pctx.num2 = dirs;
+			if (fix_problem(ctx, PR_5_GROUP_DIRS, &pctx))
+				ext2fs_bg_used_dirs_count_set(fs, g, dirs);
+		}
+		if (ext2fs_has_group_desc_csum(fs) && high) {
+			if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)) {
+				pctx.ino = first + high - 1;
+				if (fix_problem(ctx, PR_5_INODE_UNINIT, &pctx))
+					ext2fs_bg_flags_clear(
+						fs, g, EXT2_BG_INODE_UNINIT);
+			} else if (high > ipg - ext2fs_bg_itable_unused(fs, g)) {
+				pctx.ino = first + high - 1;
+				pctx.num = ext2fs_bg_itable_unused(fs, g);
+				if (fix_problem(ctx, PR_5_ITABLE_UNUSED, &pctx))
+					ext2fs_bg_itable_unused_set(fs, g,
+								    ipg - high);
+			}
+		}
+		if (ctx->fs_rw && ext2fs_has_group_desc_csum(fs))
+			ext2fs_group_desc_csum_set(fs, g);
+	}
+	if (ctx->fs_rw)
+		ext2fs_mark_super_dirty(fs);
+}
+
+static void check_totals(struct fsck_ctx *ctx, uint64_t free_c,
+			 uint64_t free_i)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct problem_ctx pctx;
+	uint64_t free_b = EXT2FS_C2B(fs, free_c);
+
+	pctx_clear(&pctx);
+	if (ext2fs_free_blocks_count(sb) != free_b) {
+		pctx.num = ext2fs_free_blocks_count(sb);
+		pctx.num2 = free_b;
+		if (fix_problem(ctx, PR_5_FREE_BLOCKS, &pctx)) {
+			ext2fs_free_blocks_count_set(sb, free_b);
+			ext2fs_mark_super_dirty(fs);
+		}
+	}
+	if (sb->s_free_inodes_count != free_i) {
+		pctx.num = sb->s_free_inodes_count;
+		pctx.num2 = free_i;
+		if (fix_problem(ctx, PR_5_FREE_INODES, &pctx)) {
+			sb->s_free_inodes_count = free_i;
+			ext2fs_mark_super_dirty(fs);
+		}
+	}
+}
+
+void pass5(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+	uint64_t free_c, free_i;
+	errcode_t err;
+
+	if (ctx->abort || !ctx->block_found)
+		return;
+	err = ext2fs_read_bitmaps(ctx->fs);
+	if (err) {
+		pctx_clear(&pctx);
+		pctx.str = error_message(err);
+		fix_problem(ctx, PR_5_BITMAP_READ, &pctx);
+		return;
+	}
+	check_bitmap_csums(ctx);
+	compare_blocks(ctx);
+	compare_inodes(ctx);
+	check_group_counts(ctx, &free_c, &free_i);
+	check_totals(ctx, free_c, free_i);
+	fsck_progress(ctx, 5, 1, 1);
+}

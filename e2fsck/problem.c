@@ -1,0 +1,557 @@
+/*
+ * problem.c --- the problem table of e2fsck and fix_problem(), the single
+ * place where -n, -y, -p and interactive runs decide, count and print.
+ */
+#include "config.h"
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+#include "problem.h"
+
+#define P PR_PREEN_OK
+#define NR PR_NO_REPAIR
+
+/* Sorted by code; test_problem checks order, uniqueness and wording. */
+static const struct problem_row rows[] = {
+/* Pass 0 */
+{ PR_0_OPEN_BACKUP, PROMPT_USE_BACKUP, 0,
+  "The primary superblock or group descriptors cannot be used ({str}); "
+  "checking with the backup at block {blk}" },
+{ PR_0_SB_CSUM, PROMPT_FIX, P,
+  "The superblock checksum does not match its contents" },
+{ PR_0_FS_SIZE_DEVICE, PROMPT_ABORT, NR,
+  "The superblock says the file system has {num} blocks but the device "
+  "holds only {num2}" },
+{ PR_0_INODES_COUNT, PROMPT_FIX, NR,
+  "The inode count {num} disagrees with groups times inodes per group "
+  "({num2})" },
+{ PR_0_FIRST_DATA_BLOCK, PROMPT_NONE, PR_FATAL,
+  "The first data block is {num}; this block size needs {num2}" },
+{ PR_0_BLOCKS_PER_GROUP, PROMPT_NONE, PR_FATAL,
+  "Blocks per group ({num}) is impossible for this block size" },
+{ PR_0_R_BLOCKS, PROMPT_FIX, P,
+  "Reserved block count {num} is larger than the file system ({num2})" },
+{ PR_0_FREE_RANGE, PROMPT_FIX, P,
+  "The superblock's free {str} count {num} exceeds the total {num2}" },
+{ PR_0_FEATURE_COMBO, PROMPT_FIX, NR,
+  "Feature combination not allowed: {str}" },
+{ PR_0_DESC_SIZE, PROMPT_NONE, PR_FATAL,
+  "Group descriptor size {num} is invalid" },
+{ PR_0_GD_BLOCK_BITMAP, PROMPT_RELOCATE, NR,
+  "Group {group}'s block bitmap at {blk} lies outside the area it may use" },
+{ PR_0_GD_INODE_BITMAP, PROMPT_RELOCATE, NR,
+  "Group {group}'s inode bitmap at {blk} lies outside the area it may use" },
+{ PR_0_GD_INODE_TABLE, PROMPT_RELOCATE, NR,
+  "Group {group}'s inode table at {blk} lies outside the area it may use" },
+{ PR_0_GD_OVERLAP, PROMPT_RELOCATE, NR,
+  "Group {group}'s {str} at {blk} overlaps other file system metadata" },
+{ PR_0_GD_CSUM, PROMPT_FIX, P,
+  "Group {group}'s descriptor checksum is wrong" },
+{ PR_0_GD_FREE_BLOCKS, PROMPT_FIX, P,
+  "Group {group} claims {num} free blocks, more than it holds ({num2})" },
+{ PR_0_GD_FREE_INODES, PROMPT_FIX, P,
+  "Group {group} claims {num} free inodes, more than it holds ({num2})" },
+{ PR_0_GD_ITABLE_UNUSED, PROMPT_FIX, P,
+  "Group {group}'s unused inode count {num} is larger than its free "
+  "inode count {num2}" },
+{ PR_0_GD_FLAGS, PROMPT_FIX, P,
+  "Group {group} has initialisation flags this file system cannot have "
+  "({str})" },
+{ PR_0_JOURNAL_NOT_REPLAYED, PROMPT_NONE, PR_INFO,
+  "The journal needs recovery; checking the file system as it is on disk, "
+  "without the journal's changes" },
+{ PR_0_JOURNAL_INODE, PROMPT_CLEAR, NR,
+  "The journal inode {ino} is not usable ({str})" },
+{ PR_0_ORPHANS_PRESENT, PROMPT_NONE, PR_INFO,
+  "Orphan inodes are waiting to be released; checking without releasing "
+  "them" },
+{ PR_0_FLEX_SIZE, PROMPT_FIX, NR,
+  "Flexible group size 2^{num} is out of range" },
+{ PR_0_CSUM_SEED, PROMPT_FIX, NR,
+  "The checksum seed feature is set on a file system without metadata "
+  "checksums" },
+{ PR_0_BACKUP_SB, PROMPT_FIX, P | PR_NO_OK | PR_PREEN_NOMSG,
+  "The backup superblock in group {group} differs from the primary ({str})" },
+{ PR_0_RESIZE_INODE, PROMPT_REBUILD, NR,
+  "The resize inode is not valid ({str})" },
+{ PR_0_LAST_ORPHAN, PROMPT_CLEAR, NR,
+  "The orphan list starts at inode {ino}, which is not a valid orphan" },
+{ PR_0_ORPHAN_FILE, PROMPT_FIX, NR,
+  "The orphan file inode {ino} is not valid ({str})" },
+{ PR_0_META_BG_FIRST, PROMPT_NONE, PR_FATAL,
+  "The first meta block group {num} is beyond the descriptor blocks "
+  "({num2})" },
+/* Pass 1 */
+{ PR_1_INODE_CSUM, PROMPT_FIX, NR,
+  "Inode {ino}'s checksum does not match its contents" },
+{ PR_1_BAD_MODE, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino} has an unknown file type (mode 0{num})" },
+{ PR_1_ROOT_NOT_DIR, PROMPT_CLEAR_INODE, NR,
+  "The root inode is not a directory" },
+{ PR_1_RESERVED_MODE, PROMPT_CLEAR, NR,
+  "Reserved inode {ino} has a file mode (0{num}) it should not have" },
+{ PR_1_DTIME_SET, PROMPT_FIX, P | NR,
+  "Inode {ino} is in use but has a deletion time" },
+{ PR_1_ZERO_DTIME, PROMPT_FIX, P | NR,
+  "Deleted inode {ino} has no deletion time" },
+{ PR_1_EXTENTS_NO_FEATURE, PROMPT_SET_FEATURE, NR,
+  "Inode {ino} uses extents but the extent feature is off" },
+{ PR_1_INLINE_NO_FEATURE, PROMPT_SET_FEATURE, NR,
+  "Inode {ino} has inline data but the inline_data feature is off" },
+{ PR_1_INLINE_AND_EXTENTS, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino} claims both inline data and an extent tree" },
+{ PR_1_INDEX_NOT_DIR, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} is not a directory but has the hash index flag" },
+{ PR_1_INDEX_NO_FEATURE, PROMPT_CLEAR_FLAG, NR,
+  "Directory {ino} has a hash index but the dir_index feature is off" },
+{ PR_1_HUGE_NO_FEATURE, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} has the huge file flag but the huge_file feature is off" },
+{ PR_1_DEVICE_BAD, PROMPT_CLEAR_INODE, NR,
+  "Special file inode {ino} has block mappings or flags of a data file" },
+{ PR_1_FAST_SYMLINK_BAD, PROMPT_CLEAR_INODE, NR,
+  "Short symlink {ino} has size {num} but its target is {num2} bytes" },
+{ PR_1_SYMLINK_BAD, PROMPT_CLEAR_INODE, NR,
+  "Symlink {ino} is not valid ({str})" },
+{ PR_1_INLINE_TYPE, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} has inline data but its type cannot store data" },
+{ PR_1_INLINE_NO_DATA, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino} has the inline data flag but no system.data attribute" },
+{ PR_1_INLINE_SIZE, PROMPT_FIX, NR,
+  "Inode {ino} has size {num} but its inline data holds {num2} bytes" },
+{ PR_1_IBODY_EA_BAD, PROMPT_CLEAR, NR,
+  "Inode {ino}'s in-inode extended attributes are corrupt ({str})" },
+{ PR_1_EXTRA_ISIZE, PROMPT_FIX, NR,
+  "Inode {ino}'s extra size {num} is invalid" },
+{ PR_1_EXTENT_HEADER, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extent node at block {blk} has a bad header ({str})" },
+{ PR_1_EXTENT_CSUM, PROMPT_FIX, NR,
+  "Inode {ino}'s extent node at block {blk} has a wrong checksum" },
+{ PR_1_EXTENT_BOUNDS, PROMPT_CLEAR, NR,
+  "Inode {ino} maps logical block {num} to block {blk}, outside the file "
+  "system's data area" },
+{ PR_1_EXTENT_ORDER, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extent at logical block {num} is out of order or "
+  "overlaps the one before" },
+{ PR_1_EXTENT_INDEX_START, PROMPT_FIX, NR,
+  "Inode {ino}'s extent index says logical block {num} but its node "
+  "starts at {num2}" },
+{ PR_1_EXTENT_LEN_ZERO, PROMPT_CLEAR, NR,
+  "Inode {ino} has an empty extent at logical block {num}" },
+{ PR_1_EXTENT_END, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extent at logical block {num} ends beyond the largest "
+  "file offset" },
+{ PR_1_EXTENT_DEPTH, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino}'s extent tree is {num} levels deep" },
+{ PR_1_BIGALLOC_ALIGN, PROMPT_CLEAR, NR,
+  "Inode {ino} maps logical block {num} to block {blk}, at a different "
+  "offset within its cluster" },
+{ PR_1_BLOCK_RANGE, PROMPT_CLEAR, NR,
+  "Inode {ino} maps logical block {num} to block {blk}, outside the file "
+  "system's data area" },
+{ PR_1_IND_BLOCK_RANGE, PROMPT_CLEAR, NR,
+  "Inode {ino}'s indirect block {blk} lies outside the file system" },
+{ PR_1_SIZE, PROMPT_FIX, NR,
+  "Inode {ino} has size {num} but its blocks need {num2}" },
+{ PR_1_DIR_SIZE, PROMPT_FIX, NR,
+  "Directory {ino} has size {num} but its blocks span {num2}" },
+{ PR_1_I_BLOCKS, PROMPT_FIX, P | NR,
+  "Inode {ino}'s block count i_blocks is {num}; counted {num2}" },
+{ PR_1_EA_BLOCK_RANGE, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extended attribute block {blk} lies outside the file "
+  "system" },
+{ PR_1_EA_BLOCK_HEADER, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extended attribute block {blk} has a bad header ({str})" },
+{ PR_1_EA_BLOCK_CSUM, PROMPT_FIX, NR,
+  "Extended attribute block {blk} (of inode {ino}) has a wrong checksum" },
+{ PR_1_EA_ENTRY, PROMPT_CLEAR, NR,
+  "Extended attribute block {blk} (of inode {ino}) has a corrupt entry "
+  "({str})" },
+{ PR_1_EA_HASH, PROMPT_FIX, NR,
+  "Extended attribute block {blk} (of inode {ino}) has a wrong {str} hash" },
+{ PR_1_EA_REFCOUNT, PROMPT_FIX, P | NR,
+  "Extended attribute block {blk} says {num} references; counted {num2}" },
+{ PR_1_EA_NO_FEATURE, PROMPT_CLEAR, NR,
+  "Inode {ino} has an extended attribute block but the ext_attr feature "
+  "is off" },
+{ PR_1_EA_INODE_REF, PROMPT_CLEAR, NR,
+  "Inode {ino}'s attribute refers to value inode {ino2}, which is not "
+  "valid ({str})" },
+{ PR_1_DIR_UNINIT_EXTENT, PROMPT_FIX, NR,
+  "Directory {ino} has an unwritten extent at logical block {num}" },
+{ PR_1_IMAGIC, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} has the imagic flag but the imagic_inodes feature is off" },
+{ PR_1_SPECIAL_INODE, PROMPT_CLEAR_INODE, NR,
+  "Special inode {ino} is not valid ({str})" },
+{ PR_1_ENCRYPT_NO_FEATURE, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} is encrypted but the encrypt feature is off" },
+{ PR_1_CASEFOLD_NO_FEATURE, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} is case-folded but the casefold feature is off" },
+{ PR_1_INODE_SCAN, PROMPT_NONE, PR_FATAL,
+  "Reading the inode table failed near inode {ino} ({str})" },
+{ PR_1_EXTENT_ROOT, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino}'s extent tree root is corrupt ({str})" },
+{ PR_1_IND_BLOCK_READ, PROMPT_CLEAR, NR,
+  "Inode {ino}'s indirect block {blk} cannot be read" },
+{ PR_1_BIG_DIR_NO_LARGEDIR, PROMPT_FIX, NR,
+  "Directory {ino} is larger than allowed without the large_dir feature" },
+{ PR_1_INODE_GARBAGE, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino} looks like garbage (bad checksum and unlikely fields)" },
+{ PR_1_EXTENT_READ, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extent node at block {blk} cannot be read" },
+{ PR_1_EA_BLOCK_READ, PROMPT_CLEAR, NR,
+  "Inode {ino}'s extended attribute block {blk} cannot be read" },
+{ PR_1_INLINE_READ, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino}'s inline data cannot be read ({str})" },
+{ PR_1_DIR_NO_BLOCKS, PROMPT_CLEAR_INODE, NR,
+  "Directory {ino} has no blocks" },
+/* Pass 1b */
+{ PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
+  "Inode {ino} shares {num} block(s) with other inodes" },
+{ PR_1B_DUP_META, PROMPT_CLONE, NR,
+  "Inode {ino} maps {num2} block(s) of file system metadata ({num} shared "
+  "in all)" },
+/* Pass 2 */
+{ PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
+  "Directory {ino} block {num} has a wrong checksum" },
+{ PR_2_DIR_NO_TAIL, PROMPT_FIX, NR,
+  "Directory {ino} block {num} has no room for its checksum" },
+{ PR_2_REC_LEN, PROMPT_SALVAGE, NR,
+  "Entry at offset {num2} in directory {ino} block {num} has a bad record "
+  "length ({blk2})" },
+{ PR_2_NAME_LEN, PROMPT_SALVAGE, NR,
+  "Entry at offset {num2} in directory {ino} block {num} has a name "
+  "longer than its record" },
+{ PR_2_INODE_RANGE, PROMPT_CLEAR, NR,
+  "Entry '{name}' in directory {ino} points to inode {ino2}, beyond the "
+  "inode count" },
+{ PR_2_INODE_UNUSED, PROMPT_CLEAR, NR,
+  "Entry '{name}' in directory {ino} points to unused inode {ino2}" },
+{ PR_2_FILETYPE, PROMPT_FIX, P | NR,
+  "Entry '{name}' in directory {ino} has file type {num}; inode {ino2} "
+  "has type {num2}" },
+{ PR_2_NAME_BAD, PROMPT_FIX, NR,
+  "Entry '{name}' in directory {ino} has a '/' or NUL in its name" },
+{ PR_2_DOT_MISSING, PROMPT_FIX, NR,
+  "Directory {ino} does not start with a '.' entry" },
+{ PR_2_DOTDOT_MISSING, PROMPT_FIX, NR,
+  "Directory {ino} has no '..' as its second entry" },
+{ PR_2_DUP_DOT, PROMPT_CLEAR, NR,
+  "Directory {ino} has a second '{name}' entry" },
+{ PR_2_DIR_HARDLINK, PROMPT_CLEAR, NR,
+  "Entry '{name}' in directory {ino} is a second link to directory {ino2} "
+  "(already in {dir})" },
+{ PR_2_RESERVED_INODE, PROMPT_CLEAR, NR,
+  "Entry '{name}' in directory {ino} points to reserved inode {ino2}" },
+{ PR_2_HTREE_ROOT, PROMPT_REBUILD, NR,
+  "Directory {ino}'s hash index root is invalid ({str})" },
+{ PR_2_HTREE_NODE, PROMPT_REBUILD, NR,
+  "Directory {ino}'s hash index node at logical block {num} is invalid "
+  "({str})" },
+{ PR_2_HTREE_HASH, PROMPT_REBUILD, NR,
+  "Directory {ino} block {num}: entry '{name}' is out of hash order" },
+{ PR_2_HTREE_CSUM, PROMPT_REBUILD, NR,
+  "Directory {ino}'s hash index node at logical block {num} has a wrong "
+  "checksum" },
+{ PR_2_INLINE_DIR, PROMPT_SALVAGE, NR,
+  "Inline directory {ino} has a corrupt entry ({str})" },
+{ PR_2_INODE_UNINIT, PROMPT_FIX, NR,
+  "Entry '{name}' in directory {ino} points to inode {ino2} in a part of "
+  "the inode table marked unused" },
+{ PR_2_DUP_NAME, PROMPT_CLEAR, NR,
+  "Directory {ino} holds the name '{name}' twice" },
+{ PR_2_ITREE, PROMPT_REBUILD, NR,
+  "Directory {ino}'s itree is invalid ({str})" },
+{ PR_2_DIR_HOLE, PROMPT_ALLOCATE, NR,
+  "Directory {ino} has a hole at logical block {num}" },
+{ PR_2_FILETYPE_NO_FEATURE, PROMPT_CLEAR, NR,
+  "Entry '{name}' in directory {ino} has a file type but the filetype "
+  "feature is off" },
+{ PR_2_DIR_READ, PROMPT_CLEAR, NR,
+  "Directory {ino} block {num} (at {blk}) cannot be read" },
+{ PR_2_DOT_INODE, PROMPT_FIX, NR,
+  "Directory {ino}'s '.' entry points to inode {ino2}" },
+{ PR_2_HTREE_NO_FEATURE, PROMPT_CLEAR_FLAG, NR,
+  "Directory {ino} is indexed but the file system has no dir_index "
+  "feature" },
+{ PR_2_HTREE_DEPTH, PROMPT_REBUILD, NR,
+  "Directory {ino}'s hash index is {num} levels deep" },
+/* Pass 3 */
+{ PR_3_ROOT_MISSING, PROMPT_CREATE, NR,
+  "The root directory is missing or not a directory" },
+{ PR_3_UNCONNECTED_DIR, PROMPT_CONNECT, NR,
+  "Directory {ino} is not reachable from the root (its '..' is {ino2})" },
+{ PR_3_DOTDOT_WRONG, PROMPT_FIX, NR,
+  "Directory {ino}'s '..' is {ino2}; its parent is {dir}" },
+{ PR_3_NO_LPF, PROMPT_CREATE, NR,
+  "/lost+found is missing" },
+{ PR_3_LPF_NOT_DIR, PROMPT_CREATE, NR,
+  "/lost+found is not a directory" },
+{ PR_3_DIR_LOOP, PROMPT_CONNECT, NR,
+  "Directory {ino} is part of a loop of directories" },
+/* Pass 4 */
+{ PR_4_LINK_COUNT, PROMPT_FIX, P,
+  "Inode {ino} has link count {num}; counted {num2} names" },
+{ PR_4_UNATTACHED, PROMPT_CONNECT, NR,
+  "Inode {ino} is in use but no directory names it" },
+{ PR_4_UNATTACHED_EMPTY, PROMPT_CLEAR, P | NR,
+  "Inode {ino} is empty, in use, and no directory names it" },
+/* Pass 5 */
+{ PR_5_BLOCK_USED, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Blocks {blk}-{blk2} are in use but marked free in the bitmap" },
+{ PR_5_BLOCK_FREE, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Blocks {blk}-{blk2} are free but marked in use in the bitmap" },
+{ PR_5_INODE_USED, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Inodes {ino}-{ino2} are in use but marked free in the bitmap" },
+{ PR_5_INODE_FREE, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Inodes {ino}-{ino2} are free but marked in use in the bitmap" },
+{ PR_5_GROUP_FREE_BLOCKS, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Group {group} says {num} free blocks; counted {num2}" },
+{ PR_5_GROUP_FREE_INODES, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Group {group} says {num} free inodes; counted {num2}" },
+{ PR_5_GROUP_DIRS, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "Group {group} says {num} directories; counted {num2}" },
+{ PR_5_FREE_BLOCKS, PROMPT_FIX, P | PR_PREEN_NOMSG | PR_NO_OK,
+  "The superblock says {num} free blocks; counted {num2}" },
+{ PR_5_FREE_INODES, PROMPT_FIX, P | PR_PREEN_NOMSG | PR_NO_OK,
+  "The superblock says {num} free inodes; counted {num2}" },
+{ PR_5_BLOCK_BITMAP_CSUM, PROMPT_FIX, P,
+  "Group {group}'s block bitmap checksum is wrong" },
+{ PR_5_INODE_BITMAP_CSUM, PROMPT_FIX, P,
+  "Group {group}'s inode bitmap checksum is wrong" },
+{ PR_5_ITABLE_UNUSED, PROMPT_FIX, P,
+  "Group {group} marks {num} inodes unused, but inode {ino} there is in "
+  "use" },
+{ PR_5_BITMAP_READ, PROMPT_NONE, PR_FATAL,
+  "The allocation bitmaps cannot be read ({str})" },
+{ PR_5_BLOCK_UNINIT, PROMPT_FIX, P,
+  "Group {group} is marked as having no block bitmap but has blocks in "
+  "use" },
+{ PR_5_INODE_UNINIT, PROMPT_FIX, P,
+  "Group {group} is marked as having no used inodes but inode {ino} is in "
+  "use" },
+};
+
+static const char *const prompt_words[PROMPT_COUNT] = {
+	[PROMPT_NONE] = "",
+	[PROMPT_FIX] = "Fix",
+	[PROMPT_CLEAR] = "Clear",
+	[PROMPT_RELOCATE] = "Relocate",
+	[PROMPT_ALLOCATE] = "Allocate",
+	[PROMPT_EXPAND] = "Expand",
+	[PROMPT_CONNECT] = "Connect to /lost+found",
+	[PROMPT_CREATE] = "Create",
+	[PROMPT_SALVAGE] = "Salvage",
+	[PROMPT_TRUNCATE] = "Truncate",
+	[PROMPT_CLEAR_INODE] = "Clear inode",
+	[PROMPT_ABORT] = "Abort",
+	[PROMPT_CLONE] = "Clone shared blocks",
+	[PROMPT_REBUILD] = "Rebuild",
+	[PROMPT_CLEAR_FLAG] = "Clear flag",
+	[PROMPT_USE_BACKUP] = "Use the backup",
+	[PROMPT_SET_FEATURE] = "Set feature",
+};
+
+const struct problem_row *problem_table(size_t *nrows)
+{
+	*nrows = sizeof(rows) / sizeof(rows[0]);
+	return rows;
+}
+
+const char *problem_prompt_word(enum pr_prompt p)
+{
+	if (p < 0 || p >= PROMPT_COUNT)
+		return "?";
+	return prompt_words[p];
+}
+
+const struct problem_row *problem_find(problem_t code)
+{
+	size_t lo = 0, hi = sizeof(rows) / sizeof(rows[0]);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rows[mid].code == code)
+			return &rows[mid];
+		if (rows[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Print a name from disk: printable bytes as is, the rest as \ooo. */
+static void print_name(FILE *out, const char *name, int len)
+{
+	int i;
+
+	if (!name)
+		return;
+	if (len < 0)
+		len = strlen(name);
+	for (i = 0; i < len; i++) {
+		unsigned char c = name[i];
+
+		if (isprint(c) && c != '\\')
+			fputc(c, out);
+		else
+			fprintf(out, "\\%03o", c);
+	}
+}
+
+static void print_field(FILE *out, const char *key, size_t klen,
+			const struct problem_ctx *p)
+{
+#define KEY(s) (klen == sizeof(s) - 1 && !memcmp(key, s, klen))
+	if (KEY("ino"))
+		fprintf(out, "%u", p->ino);
+	else if (KEY("ino2"))
+		fprintf(out, "%u", p->ino2);
+	else if (KEY("dir"))
+		fprintf(out, "%u", p->dir);
+	else if (KEY("blk"))
+		fprintf(out, "%llu", (unsigned long long)p->blk);
+	else if (KEY("blk2"))
+		fprintf(out, "%llu", (unsigned long long)p->blk2);
+	else if (KEY("num"))
+		fprintf(out, "%" PRIu64, p->num);
+	else if (KEY("num2"))
+		fprintf(out, "%" PRIu64, p->num2);
+	else if (KEY("group"))
+		fprintf(out, "%u", p->group);
+	else if (KEY("str"))
+		fputs(p->str ? p->str : "", out);
+	else if (KEY("name"))
+		print_name(out, p->name, p->name ? p->namelen : 0);
+	else
+		fprintf(out, "{%.*s}", (int)klen, key);
+#undef KEY
+}
+
+void problem_format(FILE *out, struct fsck_ctx *ctx, problem_t code,
+		    const struct problem_ctx *pctx)
+{
+	const struct problem_row *row = problem_find(code);
+	const char *s, *end;
+
+	if (!row) {
+		fprintf(out, "Unknown problem 0x%06x", code);
+		return;
+	}
+	for (s = row->msg; *s; s++) {
+		if (*s == '{' && (end = strchr(s, '}'))) {
+			print_field(out, s + 1, end - s - 1, pctx);
+			s = end;
+		} else {
+			fputc(*s, out);
+		}
+	}
+}
+
+/* Ask on the terminal; returns 1 for yes. */
+static int ask_user(struct fsck_ctx *ctx, const char *q)
+{
+	char line[64];
+
+	for (;;) {
+		printf("%s<y>? ", q);
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin)) {
+			ctx->exit_extra |= FSCK_CANCELED;
+			ctx->abort = 1;
+			return 0;
+		}
+		if (line[0] == 'y' || line[0] == 'Y' || line[0] == '\n')
+			return 1;
+		if (line[0] == 'n' || line[0] == 'N')
+			return 0;
+	}
+}
+
+/* Decide the answer for the current mode; prints the question. */
+static int decide(struct fsck_ctx *ctx, const struct problem_row *row)
+{
+	const char *q = problem_prompt_word(row->prompt);
+
+	switch (ctx->opt.mode) {
+	case MODE_NO:
+		printf("  %s? no\n\n", q);
+		return 0;
+	case MODE_YES:
+		printf("  %s? yes\n\n", q);
+		return 1;
+	case MODE_PREEN:
+		if (row->flags & PR_PREEN_OK) {
+			if (!(row->flags & PR_PREEN_NOMSG))
+				printf(" (fixed)\n");
+			return 1;
+		}
+		printf("\n\n%s: UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY.\n"
+		       "\t(i.e., without -a or -p options)\n",
+		       ctx->opt.device);
+		ctx->preen_bailed = 1;
+		ctx->abort = 1;
+		return 0;
+	default:
+		putchar(' ');
+		return ask_user(ctx, q);
+	}
+}
+
+int fix_problem(struct fsck_ctx *ctx, problem_t code,
+		struct problem_ctx *pctx)
+{
+	const struct problem_row *row = problem_find(code);
+	int quiet, answer;
+
+	if (!row) {
+		fprintf(stderr, "%s: internal error: no problem 0x%06x\n",
+			ctx->prog, code);
+		ctx->problems_unfixed++;
+		return 0;
+	}
+	quiet = ctx->opt.mode == MODE_PREEN && (row->flags & PR_PREEN_NOMSG) &&
+		(row->flags & PR_PREEN_OK) && !(row->flags & PR_NO_REPAIR);
+	if (!quiet) {
+		if (ctx->opt.mode == MODE_PREEN)
+			printf("%s: ", ctx->opt.device);
+		problem_format(stdout, ctx, code, pctx);
+		if (ctx->opt.debug)
+			printf(" [0x%06x]", code);
+	}
+	if (row->flags & PR_INFO || row->prompt == PROMPT_NONE) {
+		if (!quiet)
+			printf(".\n");
+		if (row->flags & PR_FATAL) {
+			ctx->problems_unfixed++;
+			ctx->abort = 1;
+			ctx->exit_extra |= FSCK_ERROR;
+		} else if (row->flags & PR_INFO) {
+			ctx->problems_info++;
+		} else {
+			ctx->problems_unfixed++;
+		}
+		return 0;
+	}
+	if (!quiet)
+		putchar('.');
+	if (quiet)
+		answer = 1;
+	else
+		answer = decide(ctx, row);
+	if (answer && (row->flags & PR_NO_REPAIR) && !ctx->abort) {
+		printf("  (this repair is not available yet; left as is)\n\n");
+		answer = 0;
+	}
+	if (answer && !ctx->fs_rw)
+		answer = 0;
+	if (answer)
+		ctx->problems_fixed++;
+	else if (!(row->flags & PR_NO_OK))
+		ctx->problems_unfixed++;
+	else
+		ctx->problems_info++;
+	return answer;
+}

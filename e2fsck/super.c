@@ -1,0 +1,431 @@
+/*
+ * super.c --- checks of the superblock and the group descriptors before
+ * pass 1: geometry, counts, feature combinations, checksums, where each
+ * group's metadata lies, and the first backup superblock.
+ *
+ * Hands on: nothing but the problems it reported; pass 1 marks the
+ * metadata blocks itself.
+ */
+#include "config.h"
+#include <string.h>
+#include <stdlib.h>
+#include "problem.h"
+
+static void check_sb_csum(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super))
+		return;
+	if (ext2fs_superblock_csum_verify(fs, fs->super))
+		return;
+	pctx_clear(&pctx);
+	if (fix_problem(ctx, PR_0_SB_CSUM, &pctx))
+		ext2fs_mark_super_dirty(fs);
+}
+
+static void check_device_size(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+	blk64_t size = 0;
+
+	if (ext2fs_get_device_size2(ctx->opt.device, fs->blocksize, &size) ||
+	    !size)
+		return;
+	if (size >= ext2fs_blocks_count(fs->super))
+		return;
+	pctx_clear(&pctx);
+	pctx.num = ext2fs_blocks_count(fs->super);
+	pctx.num2 = size;
+	fix_problem(ctx, PR_0_FS_SIZE_DEVICE, &pctx);
+}
+
+static void check_geometry(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct problem_ctx pctx;
+	blk64_t want;
+
+	pctx_clear(&pctx);
+	want = (fs->blocksize == 1024 && EXT2FS_CLUSTER_RATIO(fs) == 1);
+	if (sb->s_first_data_block != want) {
+		pctx.num = sb->s_first_data_block;
+		pctx.num2 = want;
+		fix_problem(ctx, PR_0_FIRST_DATA_BLOCK, &pctx);
+		return;
+	}
+	if (sb->s_clusters_per_group > fs->blocksize * 8 ||
+	    sb->s_clusters_per_group < 8 || sb->s_clusters_per_group % 8) {
+		pctx.num = sb->s_blocks_per_group;
+		fix_problem(ctx, PR_0_BLOCKS_PER_GROUP, &pctx);
+		return;
+	}
+	if ((uint64_t)sb->s_inodes_per_group * fs->group_desc_count !=
+	    sb->s_inodes_count) {
+		pctx.num = sb->s_inodes_count;
+		pctx.num2 = (uint64_t)sb->s_inodes_per_group *
+			    fs->group_desc_count;
+		fix_problem(ctx, PR_0_INODES_COUNT, &pctx);
+	}
+	if (ext2fs_r_blocks_count(sb) > ext2fs_blocks_count(sb) / 2) {
+		pctx.num = ext2fs_r_blocks_count(sb);
+		pctx.num2 = ext2fs_blocks_count(sb);
+		if (fix_problem(ctx, PR_0_R_BLOCKS, &pctx)) {
+			ext2fs_r_blocks_count_set(sb, 0);
+			ext2fs_mark_super_dirty(fs);
+		}
+	}
+	if (ext2fs_free_blocks_count(sb) > ext2fs_blocks_count(sb)) {
+		pctx.str = "block";
+		pctx.num = ext2fs_free_blocks_count(sb);
+		pctx.num2 = ext2fs_blocks_count(sb);
+		fix_problem(ctx, PR_0_FREE_RANGE, &pctx);
+	}
+	if (sb->s_free_inodes_count > sb->s_inodes_count) {
+		pctx.str = "inode";
+		pctx.num = sb->s_free_inodes_count;
+		pctx.num2 = sb->s_inodes_count;
+		fix_problem(ctx, PR_0_FREE_RANGE, &pctx);
+	}
+	if (ext2fs_has_feature_flex_bg(sb) && sb->s_log_groups_per_flex > 31) {
+		pctx.num = sb->s_log_groups_per_flex;
+		fix_problem(ctx, PR_0_FLEX_SIZE, &pctx);
+	}
+}
+
+static void combo(struct fsck_ctx *ctx, const char *what)
+{
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.str = what;
+	fix_problem(ctx, PR_0_FEATURE_COMBO, &pctx);
+}
+
+static void check_features(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+	struct problem_ctx pctx;
+
+	if (ext2fs_has_feature_bigalloc(sb) && !ext2fs_has_feature_extents(sb))
+		combo(ctx, "bigalloc needs extent");
+	if (ext2fs_has_feature_meta_bg(sb) &&
+	    ext2fs_has_feature_resize_inode(sb))
+		combo(ctx, "meta_bg and resize_inode");
+	if (ext2fs_has_feature_metadata_csum(sb) &&
+	    ext2fs_has_feature_gdt_csum(sb))
+		combo(ctx, "metadata_csum and uninit_bg");
+	if (ext2fs_has_feature_csum_seed(sb) &&
+	    !ext2fs_has_feature_metadata_csum(sb)) {
+		pctx_clear(&pctx);
+		fix_problem(ctx, PR_0_CSUM_SEED, &pctx);
+	}
+	if (ext2fs_has_feature_64bit(sb) &&
+	    (sb->s_desc_size < EXT2_MIN_DESC_SIZE_64BIT ||
+	     sb->s_desc_size > EXT2_MAX_DESC_SIZE ||
+	     (sb->s_desc_size & (sb->s_desc_size - 1)))) {
+		pctx_clear(&pctx);
+		pctx.num = sb->s_desc_size;
+		fix_problem(ctx, PR_0_DESC_SIZE, &pctx);
+	}
+}
+
+/* Allowed range for group G's bitmaps and table. */
+static void meta_range(ext2_filsys fs, dgrp_t g, blk64_t *lo, blk64_t *hi)
+{
+	if (ext2fs_has_feature_flex_bg(fs->super)) {
+		*lo = fs->super->s_first_data_block;
+		*hi = ext2fs_blocks_count(fs->super) - 1;
+	} else {
+		*lo = ext2fs_group_first_block2(fs, g);
+		*hi = ext2fs_group_last_block2(fs, g);
+	}
+}
+
+static int check_gd_location(struct fsck_ctx *ctx, dgrp_t g)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+	blk64_t lo, hi, b;
+	int bad = 0;
+
+	meta_range(fs, g, &lo, &hi);
+	pctx_clear(&pctx);
+	pctx.group = g;
+	b = ext2fs_block_bitmap_loc(fs, g);
+	if (b < lo || b > hi) {
+		pctx.blk = b;
+		fix_problem(ctx, PR_0_GD_BLOCK_BITMAP, &pctx);
+		bad = 1;
+	}
+	b = ext2fs_inode_bitmap_loc(fs, g);
+	if (b < lo || b > hi) {
+		pctx.blk = b;
+		fix_problem(ctx, PR_0_GD_INODE_BITMAP, &pctx);
+		bad = 1;
+	}
+	b = ext2fs_inode_table_loc(fs, g);
+	if (b < lo || b > hi || b + fs->inode_blocks_per_group - 1 > hi) {
+		pctx.blk = b;
+		fix_problem(ctx, PR_0_GD_INODE_TABLE, &pctx);
+		bad = 1;
+	}
+	return bad;
+}
+
+static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)
+{
+	blk64_t first = ext2fs_group_first_block2(fs, g);
+	blk64_t last = ext2fs_group_last_block2(fs, g);
+
+	return EXT2FS_B2C(fs, last) - EXT2FS_B2C(fs, first) + 1;
+}
+
+static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+	int csum = ext2fs_has_group_desc_csum(fs);
+
+	pctx_clear(&pctx);
+	pctx.group = g;
+	if (ext2fs_bg_free_blocks_count(fs, g) > group_clusters(fs, g)) {
+		pctx.num = ext2fs_bg_free_blocks_count(fs, g);
+		pctx.num2 = group_clusters(fs, g);
+		fix_problem(ctx, PR_0_GD_FREE_BLOCKS, &pctx);
+	}
+	if (ext2fs_bg_free_inodes_count(fs, g) > fs->super->s_inodes_per_group) {
+		pctx.num = ext2fs_bg_free_inodes_count(fs, g);
+		pctx.num2 = fs->super->s_inodes_per_group;
+		fix_problem(ctx, PR_0_GD_FREE_INODES, &pctx);
+	}
+	if (csum && ext2fs_bg_itable_unused(fs, g) >
+			    ext2fs_bg_free_inodes_count(fs, g)) {
+		pctx.num = ext2fs_bg_itable_unused(fs, g);
+		pctx.num2 = ext2fs_bg_free_inodes_count(fs, g);
+		fix_problem(ctx, PR_0_GD_ITABLE_UNUSED, &pctx);
+	}
+	if (!csum && (ext2fs_bg_flags(fs, g) &
+		      (EXT2_BG_BLOCK_UNINIT | EXT2_BG_INODE_UNINIT))) {
+		pctx.str = "no group checksums";
+		if (fix_problem(ctx, PR_0_GD_FLAGS, &pctx)) {
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT |
+					      EXT2_BG_INODE_UNINIT);
+			ext2fs_mark_super_dirty(fs);
+		}
+	} else if (csum && g == fs->group_desc_count - 1 &&
+		   ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT)) {
+		pctx.str = "last group without a block bitmap";
+		if (fix_problem(ctx, PR_0_GD_FLAGS, &pctx)) {
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT);
+			ext2fs_group_desc_csum_set(fs, g);
+			ext2fs_mark_super_dirty(fs);
+		}
+	}
+}
+
+static void check_gd_csum(struct fsck_ctx *ctx, dgrp_t g)
+{
+	struct problem_ctx pctx;
+
+	if (!ext2fs_has_group_desc_csum(ctx->fs) ||
+	    ext2fs_group_desc_csum_verify(ctx->fs, g))
+		return;
+	pctx_clear(&pctx);
+	pctx.group = g;
+	if (fix_problem(ctx, PR_0_GD_CSUM, &pctx)) {
+		ext2fs_group_desc_csum_set(ctx->fs, g);
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
+}
+
+/* Bitmaps and tables of different groups must not share blocks (checked
+ * per block, so bigalloc groups sharing a cluster are fine). */
+static void check_overlaps(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+	ext2fs_block_bitmap seen = NULL;
+	blk64_t total = ext2fs_blocks_count(fs->super);
+	dgrp_t g;
+
+	if (fs->cluster_ratio_bits)
+		return;
+	if (ext2fs_allocate_block_bitmap(fs, "metadata overlap", &seen))
+		return;
+	for (g = 0; g < fs->group_desc_count; g++)
+		ext2fs_reserve_super_and_bgd(fs, g, seen);
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blk64_t loc[3] = { ext2fs_block_bitmap_loc(fs, g),
+				   ext2fs_inode_bitmap_loc(fs, g),
+				   ext2fs_inode_table_loc(fs, g) };
+		static const char *const what[3] = {
+			"block bitmap", "inode bitmap", "inode table" };
+		int i;
+
+		for (i = 0; i < 3; i++) {
+			blk64_t n = i == 2 ? fs->inode_blocks_per_group : 1;
+			blk64_t b = loc[i];
+
+			if (b < fs->super->s_first_data_block || b + n > total)
+				continue;
+			if (ext2fs_test_block_bitmap_range2(seen, b, n)) {
+				ext2fs_mark_block_bitmap_range2(seen, b, n);
+				continue;
+			}
+			pctx_clear(&pctx);
+			pctx.group = g;
+			pctx.blk = b;
+			pctx.str = what[i];
+			fix_problem(ctx, PR_0_GD_OVERLAP, &pctx);
+		}
+	}
+	ext2fs_free_block_bitmap(seen);
+}
+
+static void check_groups(struct fsck_ctx *ctx)
+{
+	dgrp_t g;
+
+	for (g = 0; g < ctx->fs->group_desc_count && !ctx->abort; g++) {
+		check_gd_csum(ctx, g);
+		check_gd_location(ctx, g);
+		check_gd_counts(ctx, g);
+	}
+	if (!ctx->abort)
+		check_overlaps(ctx);
+}
+
+/* Geometry of the first backup must match the primary. */
+static void check_backup(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super, *b;
+	struct problem_ctx pctx;
+	const char *diff = NULL;
+	blk64_t blk;
+	char *buf = NULL;
+
+	if (fs->group_desc_count < 2 || ctx->used_backup_sb ||
+	    !ext2fs_bg_has_super(fs, 1))
+		return;
+	if (ext2fs_get_mem(SUPERBLOCK_SIZE, &buf))
+		return;
+	blk = ext2fs_group_first_block2(fs, 1);
+	if (io_channel_read_blk64(fs->io, blk, -SUPERBLOCK_SIZE, buf))
+		goto out;
+	b = (struct ext2_super_block *)buf;
+	if (b->s_magic != EXT2_SUPER_MAGIC)
+		diff = "no superblock there";
+	else if (ext2fs_blocks_count(b) != ext2fs_blocks_count(sb))
+		diff = "block count";
+	else if (b->s_inodes_count != sb->s_inodes_count)
+		diff = "inode count";
+	else if (b->s_log_block_size != sb->s_log_block_size ||
+		 b->s_blocks_per_group != sb->s_blocks_per_group ||
+		 b->s_inodes_per_group != sb->s_inodes_per_group)
+		diff = "geometry";
+	else if ((b->s_feature_incompat ^ sb->s_feature_incompat) &
+		 ~(EXT3_FEATURE_INCOMPAT_RECOVER |
+		   EXT4_FEATURE_INCOMPAT_MMP))
+		diff = "incompatible features";
+	else if ((b->s_feature_ro_compat ^ sb->s_feature_ro_compat) &
+		 ~EXT4_FEATURE_RO_COMPAT_ORPHAN_PRESENT)
+		diff = "read-only compatible features";
+	if (!diff)
+		goto out;
+	pctx_clear(&pctx);
+	pctx.group = 1;
+	pctx.str = diff;
+	if (fix_problem(ctx, PR_0_BACKUP_SB, &pctx)) {
+		fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+		ext2fs_mark_super_dirty(fs);
+	}
+out:
+	ext2fs_free_mem(&buf);
+}
+
+static void check_special_inodes(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct ext2_inode inode;
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	if (ext2fs_has_feature_journal(sb) && sb->s_journal_inum &&
+	    !ext2fs_has_feature_journal_dev(sb)) {
+		pctx.ino = sb->s_journal_inum;
+		if (sb->s_journal_inum > sb->s_inodes_count)
+			pctx.str = "inode number out of range";
+		else if (ext2fs_read_inode(fs, sb->s_journal_inum, &inode))
+			pctx.str = "cannot be read";
+		else if (!LINUX_S_ISREG(inode.i_mode))
+			pctx.str = "not a regular file";
+		else if (!inode.i_links_count)
+			pctx.str = "not in use";
+		else if (!ext2fs_inode_has_valid_blocks2(fs, &inode))
+			pctx.str = "no blocks";
+		if (pctx.str)
+			fix_problem(ctx, PR_0_JOURNAL_INODE, &pctx);
+	}
+	pctx_clear(&pctx);
+	if (sb->s_last_orphan && (sb->s_last_orphan > sb->s_inodes_count ||
+				  sb->s_last_orphan < EXT2_FIRST_INODE(sb))) {
+		pctx.ino = sb->s_last_orphan;
+		if (fix_problem(ctx, PR_0_LAST_ORPHAN, &pctx)) {
+			sb->s_last_orphan = 0;
+			ext2fs_mark_super_dirty(fs);
+		}
+	}
+	pctx_clear(&pctx);
+	if (ext2fs_has_feature_orphan_file(sb)) {
+		pctx.ino = sb->s_orphan_file_inum;
+		if (!pctx.ino || pctx.ino > sb->s_inodes_count)
+			pctx.str = "inode number out of range";
+		else if (ext2fs_read_inode(fs, pctx.ino, &inode))
+			pctx.str = "cannot be read";
+		else if (!LINUX_S_ISREG(inode.i_mode) || !inode.i_links_count)
+			pctx.str = "not a regular file in use";
+		if (pctx.str)
+			fix_problem(ctx, PR_0_ORPHAN_FILE, &pctx);
+	}
+	pctx_clear(&pctx);
+	if (ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode))
+		return;
+	pctx.ino = EXT2_RESIZE_INO;
+	if (ext2fs_has_feature_resize_inode(sb)) {
+		blk64_t d = inode.i_block[EXT2_DIND_BLOCK];
+
+		if (!LINUX_S_ISREG(inode.i_mode))
+			pctx.str = "not a regular file";
+		else if (!d)
+			pctx.str = "no double indirect block";
+		else if (d < sb->s_first_data_block ||
+			 d >= ext2fs_blocks_count(sb))
+			pctx.str = "double indirect block out of range";
+	} else if (inode.i_block[EXT2_DIND_BLOCK] && inode.i_links_count &&
+		   !ext2fs_has_feature_meta_bg(sb)) {
+		pctx.str = "resize_inode is off but the inode has blocks";
+	}
+	if (pctx.str)
+		fix_problem(ctx, PR_0_RESIZE_INODE, &pctx);
+}
+
+void check_super(struct fsck_ctx *ctx)
+{
+	check_sb_csum(ctx);
+	check_device_size(ctx);
+	check_geometry(ctx);
+	if (ctx->abort)
+		return;
+	check_features(ctx);
+	check_groups(ctx);
+	if (ctx->abort)
+		return;
+	check_backup(ctx);
+	check_special_inodes(ctx);
+}

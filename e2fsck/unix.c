@@ -1,0 +1,516 @@
+/*
+ * unix.c --- e2fsck's main: options, the mounted-device check, opening the
+ * file system (read-only for -n), the pass array, -t timings, -C progress
+ * and the exit code.
+ */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include "problem.h"
+#include "journal.h"
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"Usage: %s [-panyrcdfktvDFV] [-b superblock] [-B blocksize]\n"
+		"\t\t[-l|-L bad_blocks_file] [-C fd] [-j external_journal]\n"
+		"\t\t[-E extended-options] [-z undo_file] device\n"
+		"\n"
+		"  -p   fix whatever is safe without asking (also -a)\n"
+		"  -n   open read-only and answer no to every question\n"
+		"  -y   answer yes to every question\n"
+		"  -f   check even when the file system looks clean\n"
+		"  -v   verbose\n"
+		"  -t   print timings\n"
+		"  -b   use this superblock\n"
+		"  -B   block size to look for the superblock with\n"
+		"  -j   external journal device\n"
+		"  -C   write progress to file descriptor fd (0: a bar)\n"
+		"  -E   extended options: journal_only, fixes_only, ...\n",
+		prog);
+	exit(FSCK_USAGE);
+}
+
+static int set_mode(struct fsck_options *o, enum fsck_mode m)
+{
+	if (o->mode != MODE_INTERACTIVE && o->mode != m)
+		return -1;
+	o->mode = m;
+	return 0;
+}
+
+/* -E: known options are accepted; unknown ones are a usage error. */
+static int parse_extended(struct fsck_options *o, char *arg)
+{
+	static const char *const ignored[] = {
+		"ea_ver", "readahead_kb", "fragcheck", "discard", "nodiscard",
+		"optimize_extents", "no_optimize_extents", "inode_count_fullmap",
+		"no_inode_count_fullmap", "bmap2extent", "unshare_blocks",
+		"check_encoding", "no_check_encoding", NULL
+	};
+	char *tok, *save = NULL;
+	int i, ok;
+
+	for (tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		size_t n = eq ? (size_t)(eq - tok) : strlen(tok);
+
+		if (n == 12 && !strncmp(tok, "journal_only", n)) {
+			o->journal_only = 1;
+			continue;
+		}
+		if (n == 10 && !strncmp(tok, "fixes_only", n)) {
+			o->fixes_only = 1;
+			continue;
+		}
+		ok = 0;
+		for (i = 0; ignored[i]; i++)
+			if (strlen(ignored[i]) == n &&
+			    !strncmp(tok, ignored[i], n))
+				ok = 1;
+		if (!ok) {
+			fprintf(stderr, "Unknown extended option: %s\n", tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static unsigned long parse_num(const char *prog, const char *s,
+			       const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || !*s || *end) {
+		fprintf(stderr, "%s: invalid %s: %s\n", prog, what, s);
+		exit(FSCK_USAGE);
+	}
+	return v;
+}
+
+static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
+{
+	struct fsck_options *o = &ctx->opt;
+	int c, bad = 0;
+
+	o->progress_fd = -1;
+	while ((c = getopt(argc, argv, "panyrcC:B:dE:fvtFVb:j:l:L:kz:D")) !=
+	       EOF) {
+		switch (c) {
+		case 'p':
+		case 'a':
+			bad |= set_mode(o, MODE_PREEN);
+			break;
+		case 'n':
+			bad |= set_mode(o, MODE_NO);
+			break;
+		case 'y':
+			bad |= set_mode(o, MODE_YES);
+			break;
+		case 'f':
+			o->force = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 't':
+			o->timing++;
+			break;
+		case 'd':
+			o->debug = 1;
+			break;
+		case 'b':
+			o->superblock = parse_num(ctx->prog, optarg,
+						  "superblock");
+			break;
+		case 'B':
+			o->blocksize = parse_num(ctx->prog, optarg,
+						 "block size");
+			break;
+		case 'j':
+			o->journal_path = optarg;
+			break;
+		case 'C':
+			o->progress_fd = parse_num(ctx->prog, optarg,
+						   "progress fd");
+			break;
+		case 'E':
+			if (parse_extended(o, optarg))
+				usage(ctx->prog);
+			break;
+		case 'V':
+			printf("e2fsck (e2x) %s\n\tUsing libe2x %s\n",
+			       PACKAGE_VERSION, e2x_version());
+			exit(FSCK_OK);
+		case 'r':	/* historical no-op */
+		case 'k':
+		case 'F':
+		case 'D':	/* directory optimisation: not done yet */
+			break;
+		case 'c':
+		case 'l':
+		case 'L':
+		case 'z':
+			fprintf(stderr, "%s: option -%c is not supported\n",
+				ctx->prog, c);
+			exit(FSCK_USAGE);
+		default:
+			usage(ctx->prog);
+		}
+	}
+	if (bad) {
+		fprintf(stderr, "%s: only one of -p/-a, -n or -y may be "
+			"given\n", ctx->prog);
+		exit(FSCK_USAGE);
+	}
+	if (optind != argc - 1)
+		usage(ctx->prog);
+	o->device = argv[optind];
+	if (o->mode == MODE_INTERACTIVE && !isatty(0)) {
+		fprintf(stderr, "%s: need a terminal for interactive repairs; "
+			"use -n, -y or -p\n", ctx->prog);
+		exit(FSCK_ERROR);
+	}
+}
+
+/* Refuse a writing check of a mounted file system. */
+static void check_mount(struct fsck_ctx *ctx)
+{
+	int mflags = 0;
+	errcode_t err;
+
+	err = ext2fs_check_if_mounted(ctx->opt.device, &mflags);
+	if (err) {
+		fprintf(stderr, "%s: cannot tell whether %s is mounted: %s\n",
+			ctx->prog, ctx->opt.device, error_message(err));
+		if (ctx->opt.mode != MODE_NO)
+			exit(FSCK_ERROR);
+		return;
+	}
+	if (!(mflags & EXT2_MF_MOUNTED))
+		return;
+	if (ctx->opt.mode == MODE_NO) {
+		fprintf(stderr, "Warning: %s is mounted; a read-only check of a "
+			"live file system may report false problems.\n",
+			ctx->opt.device);
+		return;
+	}
+	fprintf(stderr, "%s: %s is mounted; refusing to check it "
+		"read-write.\n", ctx->prog, ctx->opt.device);
+	exit(FSCK_ERROR);
+}
+
+static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
+			  ext2_filsys *fsp)
+{
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
+		    EXT2_FLAG_SKIP_MMP;
+
+	if (ctx->opt.mode != MODE_NO)
+		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+	if (sb)
+		flags |= EXT2_FLAG_MASTER_SB_ONLY;
+	return ext2fs_open2(ctx->opt.device, NULL, flags, sb, bs,
+			    unix_io_manager, fsp);
+}
+
+/* With -b: probe block sizes when -B is not given. */
+static errcode_t open_at(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
+			 ext2_filsys *fsp)
+{
+	errcode_t err = EXT2_ET_BAD_MAGIC;
+	unsigned int b;
+
+	if (bs)
+		return try_open(ctx, sb, bs, fsp);
+	for (b = 1024; b <= 65536; b <<= 1) {
+		err = try_open(ctx, sb, b, fsp);
+		if (!err)
+			return 0;
+	}
+	return err;
+}
+
+/* Errors that a backup superblock cannot help with. */
+static int fatal_open_error(errcode_t err)
+{
+	return err == ENOENT || err == EACCES || err == EBUSY ||
+	       err == EROFS || err == EXT2_ET_UNSUPP_FEATURE ||
+	       err == EXT2_ET_RO_UNSUPP_FEATURE || err == ENOMEM;
+}
+
+static void open_fs(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+	errcode_t err, first;
+	unsigned int bs;
+
+	if (ctx->opt.superblock) {
+		err = open_at(ctx, ctx->opt.superblock, ctx->opt.blocksize,
+			      &ctx->fs);
+		if (err)
+			goto fail;
+		ctx->used_backup_sb = 1;
+		goto done;
+	}
+	first = try_open(ctx, 0, 0, &ctx->fs);
+	if (!first)
+		goto done;
+	err = first;
+	if (fatal_open_error(first))
+		goto fail;
+	/* Group 1 holds the first backup: 8 * blocksize blocks per group. */
+	for (bs = ctx->opt.blocksize ? ctx->opt.blocksize : 1024;
+	     bs <= 65536; bs <<= 1) {
+		blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
+
+		if (!try_open(ctx, sb, bs, &ctx->fs)) {
+			pctx_clear(&pctx);
+			pctx.str = error_message(first);
+			pctx.blk = sb;
+			ctx->used_backup_sb = 1;
+			if (!fix_problem(ctx, PR_0_OPEN_BACKUP, &pctx) &&
+			    ctx->fs_rw) {
+				ext2fs_close_free(&ctx->fs);
+				err = first;
+				goto fail;
+			}
+			goto done;
+		}
+		if (ctx->opt.blocksize)
+			break;
+	}
+	err = first;
+fail:
+	fprintf(stderr, "%s: cannot open %s as an ext2/3/4 file system: %s\n",
+		ctx->prog, ctx->opt.device, error_message(err));
+	exit(FSCK_ERROR);
+done:
+	ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+}
+
+/* Unknown features make a check meaningless: refuse. */
+static void check_features(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+
+	if ((sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP) ||
+	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP &
+	     ~E2X_FEATURE_RO_COMPAT_ITREE)) {
+		fprintf(stderr, "%s: %s has features this e2fsck does not "
+			"know; not checking it\n", ctx->prog, ctx->opt.device);
+		ext2fs_close_free(&ctx->fs);
+		exit(FSCK_ERROR);
+	}
+}
+
+void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
+		   unsigned long max)
+{
+	static const char bar[] = "========================================";
+	int fd = ctx->opt.progress_fd;
+	int pct, width = sizeof(bar) - 1;
+
+	if (fd < 0 || !max)
+		return;
+	pct = (int)((uint64_t)cur * 100 / max);
+	if (cur != max && pass == ctx->progress_pass && pct % 2 &&
+	    cur != 0)
+		return;
+	ctx->progress_pass = pass;
+	if (fd > 0) {
+		dprintf(fd, "%d %lu %lu %s\n", pass, cur, max,
+			ctx->opt.device);
+		return;
+	}
+	if (!isatty(1))
+		return;
+	printf("\r%s: |%.*s%*s| %3d%% (pass %d)", ctx->opt.device,
+	       pct * width / 100, bar, width - pct * width / 100, "", pct,
+	       pass);
+	if (cur == max)
+		printf("\r%*s\r", width + 40, "");
+	fflush(stdout);
+}
+
+static double now_seconds(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+struct pass_entry {
+	const char *name;
+	void (*run)(struct fsck_ctx *ctx);
+};
+
+static const struct pass_entry passes[] = {
+	{ "Superblock and group descriptors", check_super },
+	{ "Pass 1: inodes, blocks and sizes", pass1 },
+	{ "Pass 1b: blocks claimed twice", pass1b },
+	{ "Pass 2: directory structure", pass2 },
+	{ "Pass 3: directory connectivity", pass3 },
+	{ "Pass 4: reference counts", pass4 },
+	{ "Pass 5: bitmaps and free counts", pass5 },
+};
+
+static void run_passes(struct fsck_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(passes) / sizeof(passes[0]); i++) {
+		double t0 = now_seconds();
+
+		if (ctx->abort)
+			break;
+		if (ctx->opt.mode != MODE_PREEN && i != 2)
+			printf("%s\n", passes[i].name);
+		passes[i].run(ctx);
+		if (ctx->ntimes < FSCK_MAX_PASSES) {
+			ctx->times[ctx->ntimes].name = passes[i].name;
+			ctx->times[ctx->ntimes].seconds = now_seconds() - t0;
+			ctx->ntimes++;
+		}
+	}
+}
+
+/* Clean and recently checked: nothing to do without -f. */
+static int can_skip(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+
+	if (ctx->opt.force || ctx->used_backup_sb)
+		return 0;
+	if (!(sb->s_state & EXT2_VALID_FS) || (sb->s_state & EXT2_ERROR_FS))
+		return 0;
+	if (ext2fs_has_feature_journal_needs_recovery(sb))
+		return 0;
+	if (sb->s_max_mnt_count > 0 &&
+	    sb->s_mnt_count >= (unsigned int)sb->s_max_mnt_count)
+		return 0;
+	if (sb->s_checkinterval &&
+	    (time_t)(sb->s_lastcheck + sb->s_checkinterval) <= ctx->now)
+		return 0;
+	return 1;
+}
+
+static void print_summary(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	unsigned long long blocks = ext2fs_blocks_count(sb);
+	unsigned long long freeb = ext2fs_free_blocks_count(sb);
+
+	printf("%s: %u/%u files, %llu/%llu blocks\n", ctx->opt.device,
+	       sb->s_inodes_count - sb->s_free_inodes_count,
+	       sb->s_inodes_count, blocks - freeb, blocks);
+	if (!ctx->opt.verbose)
+		return;
+	printf("\n%12lu inodes used\n%12lu regular files\n"
+	       "%12lu directories\n%12lu character/block devices\n"
+	       "%12lu fifos\n%12lu sockets\n%12lu symbolic links "
+	       "(%lu fast)\n%12lu files with inline data\n"
+	       "%12lu extent-mapped files\n%12lu block-mapped files\n",
+	       ctx->n_files, ctx->n_regular, ctx->n_dirs, ctx->n_devices,
+	       ctx->n_fifos, ctx->n_sockets, ctx->n_symlinks,
+	       ctx->n_fast_symlinks, ctx->n_inline, ctx->n_extent,
+	       ctx->n_ind);
+}
+
+static void print_times(struct fsck_ctx *ctx, double total)
+{
+	int i;
+
+	if (ctx->opt.timing > 1 || ctx->opt.verbose)
+		for (i = 0; i < ctx->ntimes; i++)
+			printf("  %-36s %8.3f s\n", ctx->times[i].name,
+			       ctx->times[i].seconds);
+	printf("Time: %.3f s elapsed\n", total);
+}
+
+/* A check with nothing left wrong marks the superblock clean. */
+static void finish_rw(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+
+	if (!ctx->fs_rw || ctx->abort)
+		return;
+	if (!ctx->problems_unfixed) {
+		sb->s_state = EXT2_VALID_FS;
+		sb->s_mnt_count = 0;
+		sb->s_lastcheck = ctx->now;
+		if (ctx->problems_fixed)
+			ext2fs_mark_super_dirty(ctx->fs);
+		else
+			ext2fs_mark_super_dirty(ctx->fs);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_ctx ctx = { 0 };
+	double t0 = now_seconds();
+	errcode_t err;
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctx.prog = "e2fsck";
+	ctx.now = time(NULL);
+	e2x_init_errors();
+	parse_args(&ctx, argc, argv);
+	check_mount(&ctx);
+	open_fs(&ctx);
+	check_features(&ctx);
+
+	if (fsck_journal_startup(&ctx)) {
+		ext2fs_close_free(&ctx.fs);
+		return FSCK_ERROR | ctx.exit_extra;
+	}
+	if (ctx.opt.journal_only)
+		goto close;
+	if (can_skip(&ctx)) {
+		printf("%s: clean, %u/%u files, %llu/%llu blocks\n",
+		       ctx.opt.device,
+		       ctx.fs->super->s_inodes_count -
+			       ctx.fs->super->s_free_inodes_count,
+		       ctx.fs->super->s_inodes_count,
+		       (unsigned long long)(ext2fs_blocks_count(ctx.fs->super) -
+			       ext2fs_free_blocks_count(ctx.fs->super)),
+		       (unsigned long long)ext2fs_blocks_count(ctx.fs->super));
+		goto close;
+	}
+	run_passes(&ctx);
+	finish_rw(&ctx);
+	if (!ctx.preen_bailed)
+		print_summary(&ctx);
+close:
+	fsck_state_free(&ctx);
+	err = ext2fs_close_free(&ctx.fs);
+	if (err) {
+		fprintf(stderr, "%s: writing the file system failed: %s\n",
+			ctx.prog, error_message(err));
+		ctx.exit_extra |= FSCK_ERROR;
+	}
+	if (ctx.opt.timing)
+		print_times(&ctx, now_seconds() - t0);
+	rc = ctx.exit_extra;
+	if (ctx.problems_unfixed || ctx.preen_bailed)
+		rc |= FSCK_UNCORRECTED;
+	if (ctx.problems_fixed)
+		rc |= FSCK_NONDESTRUCT;
+	if (rc & FSCK_UNCORRECTED && ctx.opt.mode != MODE_PREEN)
+		printf("\n%s: ********** WARNING: the file system still has "
+		       "errors **********\n", ctx.opt.device);
+	return rc;
+}
