@@ -52,3 +52,15 @@ tests_unit_test_dir_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_dir_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_dir
 endif
+
+# mke2fs geometry and the mke2fs.conf reader (lib/geometry.c, profile.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_geometry tests/unit/test_profile
+tests_unit_test_geometry_SOURCES = tests/unit/unit.h tests/unit/test_geometry.c
+tests_unit_test_geometry_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_geometry_LDADD = $(UNIT_LDADD)
+tests_unit_test_profile_SOURCES = tests/unit/unit.h tests/unit/test_profile.c
+tests_unit_test_profile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_profile_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_geometry tests/unit/test_profile
+endif
