@@ -2,3 +2,6 @@
 
 # debugfs
 dist_man_MANS += man/debugfs.8
+
+# mke2fs
+dist_man_MANS += man/mke2fs.8

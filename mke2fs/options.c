@@ -207,6 +207,7 @@ static const char *opt_version(struct mkfs_ctx *ctx, const char *arg)
 }
 
 static const char *opt_extended(struct mkfs_ctx *ctx, const char *arg);
+static const char *opt_help(struct mkfs_ctx *ctx, const char *arg);
 
 static const struct opt_def options[] = {
 	{ 'b', "block-size", opt_blocksize,
@@ -221,6 +222,7 @@ static const struct opt_def options[] = {
 	  "block groups per flex_bg (power of two)" },
 	{ 'g', "blocks-per-group", opt_per_group,
 	  "blocks (clusters with bigalloc) per group" },
+	{ 'h', NULL, opt_help, "show this help and exit" },
 	{ 'I', "inode-size", opt_inode_size, "inode size in bytes" },
 	{ 'i', "bytes-per-inode", opt_inode_ratio,
 	  "one inode per this many bytes" },
@@ -415,6 +417,12 @@ void print_usage(const char *prog, FILE *out)
 		if (ext_options[i].help)
 			fprintf(out, "  %-20s %s\n", ext_options[i].name,
 				ext_options[i].help);
+}
+
+static const char *opt_help(struct mkfs_ctx *ctx, const char *arg)
+{
+	print_usage(ctx->prog, stdout);
+	exit(EXIT_OK);
 }
 
 /* getopt string built from the table. */
