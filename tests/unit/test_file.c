@@ -345,7 +345,76 @@ static void sc_pack_refused_promote_forced(void)
 	finish(b, buf, 61);
 }
 
+/* Shrinking frees whole clusters (and counts them back in i_blocks). */
+static void sc_truncate_frees_clusters(void)
+{
+	size_t len = 2 * csize + bs;
+	unsigned char *buf = malloc(len);
+	ext2_ino_t ino = make_file("f");
+
+	fill(buf, len, 10);
+	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, len, 0));
+	expect_blocks(ino, len, 3);
+	OP(ino, e2x_file_truncate(fx.fs, ino, bs / 2, 0));
+	expect_blocks(ino, bs / 2, 1);
+	finish(ino, buf, bs / 2);
+	free(buf);
+}
+
+/* A sparse file with more extents than i_block holds (an extent block),
+ * cut to nothing and packed back inline. */
+static void sc_many_extents(void)
+{
+	unsigned char byte = 0x42, none = 0;
+	ext2_ino_t ino = make_file("f");
+	uint64_t off = 0;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		off = (uint64_t)k * 2 * csize;
+		OP(ino, e2x_file_write(fx.fs, ino, off, &byte, 1, 0));
+	}
+	load(ino);
+	ck_assert_uint_gt(((struct ext3_extent_header *)ib.in.i_block)->eh_depth,
+			  0);
+	/* 8 data clusters and the extent block (a whole cluster too) */
+	ck_assert_uint_eq(ib.in.i_blocks, 9 * (csize / 512));
+	OP(ino, e2x_file_truncate(fx.fs, ino, 0, 0));
+	expect_blocks(ino, 0, 0);
+	OP(ino, e2x_file_pack(fx.fs, ino, 0));
+	expect_inline(ino, 0);
+	finish(ino, &none, 0);
+}
+
+/* An inline symlink forced into a block and packed back. */
+static void sc_symlink_promote_pack(void)
+{
+	char target[1024], got[1024];
+	ext2_ino_t ino = make_inode("l", LINUX_S_IFLNK | 0777,
+				    EXT2_FT_SYMLINK);
+	size_t n;
+
+	memset(target, 'q', cap);
+	OP(ino, e2x_symlink_write(fx.fs, ino, target, cap, 0));
+	expect_inline(ino, cap);
+	OP(ino, e2x_file_promote(fx.fs, ino, 0));
+	expect_blocks(ino, cap, 1);
+	ck_assert_int_eq(e2x_symlink_read(fx.fs, ino, got, sizeof(got), &n),
+			 0);
+	ck_assert_uint_eq(n, cap);
+	ck_assert(memcmp(got, target, cap) == 0);
+	OP(ino, e2x_file_pack(fx.fs, ino, 0));
+	expect_inline(ino, cap);
+	/* Rewritten shorter: a fast symlink again. */
+	OP(ino, e2x_symlink_write(fx.fs, ino, "/x", 2, 0));
+	load(ino);
+	ck_assert_uint_eq(ib.in.i_flags & EXT4_INLINE_DATA_FL, 0);
+	ck_assert_mem_eq(ib.in.i_block, "/x", 2);
+	finish(0, NULL, 0);
+}
+
 static void (*const scenarios[])(void) = {
+	sc_truncate_frees_clusters, sc_many_extents, sc_symlink_promote_pack,
 	sc_exact_capacity,	sc_capacity_plus_one,
 	sc_append_promotes,	sc_truncate_then_pack,
 	sc_write_leaves_hole,	sc_inline_truncate,

@@ -317,6 +317,75 @@ START_TEST(libext2fs_reads_our_area)
 }
 END_TEST
 
+/* The longest name (255 bytes) fits a 512-byte inode; its entry is 272. */
+START_TEST(longest_name)
+{
+	char name[256], out[8];
+	size_t len = 0, room = 0;
+
+	fresh("-I 512");
+	memset(name, 'n', 255);
+	name[255] = 0;
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 1, name, "v", 1),
+			 0);
+	ck_assert_uint_eq(ib.raw[AREA + 4], 255);
+	ck_assert_int_eq(e2x_xattr_ibody_get(fx.fs, &ib.in, 1, name, out,
+					     sizeof(out), &len), 0);
+	ck_assert_uint_eq(len, 1);
+	ck_assert_int_eq(e2x_xattr_ibody_room(fx.fs, &ib.in, 7, "data", &room),
+			 0);
+	ck_assert_uint_eq(room, 324 - 272 - 4);
+	name[0] = 'm';		/* a second one no longer fits */
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 1, name, "v", 1),
+			 E2X_ERR_NO_SPACE);
+	fixture_drop(&fx);
+}
+END_TEST
+
+static int count_fn(const struct e2x_xattr *xa, void *priv)
+{
+	(void)xa;
+	(*(int *)priv)++;
+	return 0;
+}
+
+/* Random damage to a full area: every call either works on a consistent
+ * area or reports corruption; never an out-of-bounds access (ASan). */
+START_TEST(random_damage_never_overruns)
+{
+	unsigned char good[1024];
+	unsigned int seed = 12345;
+	int round, n;
+
+	fresh("-I 256");
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 1, "a", "12345",
+					     5), 0);
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 7, "data",
+					     "0123456789abcdef", 16), 0);
+	memcpy(good, ib.raw, sizeof(good));
+	for (round = 0; round < 3000; round++) {
+		size_t room, len;
+		int k;
+
+		memcpy(ib.raw, good, sizeof(good));
+		for (k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			ib.raw[AREA + (seed >> 8) % (256 - AREA)] =
+				(unsigned char)(seed >> 20);
+		}
+		n = 0;
+		e2x_xattr_ibody_check(fx.fs, &ib.in);
+		e2x_xattr_ibody_list(fx.fs, &ib.in, count_fn, &n);
+		e2x_xattr_ibody_get(fx.fs, &ib.in, 7, "data", NULL, 0, &len);
+		e2x_xattr_ibody_room(fx.fs, &ib.in, 7, "data", &room);
+		if (e2x_xattr_ibody_set(fx.fs, &ib.in, 7, "data", "xy", 2) == 0)
+			ck_assert_int_eq(e2x_xattr_ibody_check(fx.fs, &ib.in),
+					 0);
+	}
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_xattr_ibody(void)
 {
 	Suite *s = suite_create("xattr_ibody");
@@ -331,6 +400,8 @@ static Suite *suite_xattr_ibody(void)
 	tcase_add_test(tc, no_space_leaves_inode_unchanged);
 	tcase_add_loop_test(tc, corrupt_areas_refused, C_OFFS, C_EXTRA_ODD + 1);
 	tcase_add_test(tc, libext2fs_reads_our_area);
+	tcase_add_test(tc, longest_name);
+	tcase_add_test(tc, random_damage_never_overruns);
 	suite_add_tcase(s, tc);
 	return s;
 }
