@@ -487,9 +487,11 @@ static errcode_t add_to_linear(struct e2x_dirh *d, const char *name,
 	if (err)
 		return err;
 	err = htree_build(d, parent);
-	if (err)
-		return err;
-	return htree_add(d, name, len, ino, type);
+	if (!err)
+		err = htree_add(d, name, len, ino, type);
+	if (!err && !(flags & E2X_DIR_NO_ITREE))
+		err = dir_itree_insert(d, name, len, ino, type);
+	return err;
 }
 
 errcode_t dirh_add(struct e2x_dirh *d, const char *name, unsigned int len,

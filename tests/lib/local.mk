@@ -8,3 +8,14 @@ tests_lib_inline_driver_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 TESTS += tests/lib/inline_kernel.sh
 EXTRA_DIST += tests/lib/inline_kernel.sh tests/lib/inline_kernel.script \
 	tests/lib/inline_kernel.geom
+
+# Directory engine: randomised model test (dirmodel.c) and the kernel
+# cross-check (dir_kernel.sh with its driver).
+if HAVE_CHECK
+check_PROGRAMS += tests/lib/dirmodel
+tests_lib_dirmodel_SOURCES = tests/lib/dirmodel.c $(UNIT_FIXTURE) \
+	tests/unit/unit.h
+tests_lib_dirmodel_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_lib_dirmodel_LDADD = $(UNIT_LDADD)
+TESTS += tests/lib/dirmodel
+endif
