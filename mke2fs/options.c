@@ -430,7 +430,8 @@ static void build_optstring(char *buf)
 {
 	size_t i;
 
-	*buf++ = '+';	/* stop at the first operand, as POSIX says */
+	/* GNU getopt permutes: options may follow the operands, as with
+	 * the reference mke2fs. */
 	for (i = 0; i < N_OPTIONS; i++) {
 		*buf++ = options[i].letter;
 		if (options[i].argname)
