@@ -75,13 +75,16 @@ int target_inspect(struct mk_target *t, const char *path, char *why,
 	}
 	t->is_device = 1;
 	t->info.is_device = 1;
-	/* O_EXCL on a block device fails while it is mounted or held. */
+	/* O_EXCL on a block device fails while it is mounted or held;
+	 * target_in_use() reports that, after looking for a mount. */
 	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0 && errno == EBUSY) {
+		t->busy = 1;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
-		snprintf(why, whylen, "%s: %s", path,
-			 errno == EBUSY ? "device is in use (mounted, or held by another driver)"
-					: strerror(errno));
-		return errno == EBUSY ? EXIT_REFUSED : EXIT_IO;
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return EXIT_IO;
 	}
 	if (ioctl(fd, BLKGETSIZE64, &t->info.size_bytes) < 0) {
 		snprintf(why, whylen, "%s: cannot read device size: %s", path,
@@ -189,6 +192,12 @@ int target_in_use(const struct mk_target *t, char *why, size_t whylen)
 			snprintf(why, whylen, "%s is in use", t->path);
 			return EXIT_REFUSED;
 		}
+	}
+	if (t->busy) {
+		snprintf(why, whylen,
+			 "%s is in use (held open exclusively, e.g. by RAID, LVM or a mount)",
+			 t->path);
+		return EXIT_REFUSED;
 	}
 	if (!t->is_device && backing_loop(t->path, loop, sizeof(loop))) {
 		snprintf(why, whylen, "%s is in use as the backing file of %s",

@@ -19,6 +19,7 @@ struct mk_target {
 	const char *path;
 	int exists;			/* the path existed */
 	int is_device;			/* a block device */
+	int busy;			/* exclusive open failed */
 	unsigned long long orig_size;	/* regular file size before us */
 	int created;			/* we created the image file */
 	int resized;			/* we grew the image file */
