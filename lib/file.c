@@ -166,15 +166,18 @@ static errcode_t content_read(struct fop *op, uint64_t offset, char *buf,
 }
 
 /* Write LEN bytes at OFFSET into block-mapped content, allocating holes
- * and turning unwritten blocks into written ones. */
+ * and turning unwritten blocks into written ones.  *DONE (may be NULL)
+ * counts the bytes stored, also on error. */
 static errcode_t blocks_write(struct fop *op, uint64_t offset,
-			      const char *buf, size_t len)
+			      const char *buf, size_t len, size_t *done)
 {
 	unsigned int bs = op->fs->blocksize;
 	blk64_t pblk;
 	errcode_t err;
 	int flags;
 
+	if (done)
+		*done = 0;
 	while (len) {
 		blk64_t lblk = offset / bs;
 		size_t in = offset % bs;
@@ -213,6 +216,8 @@ static errcode_t blocks_write(struct fop *op, uint64_t offset,
 		buf += n;
 		offset += n;
 		len -= n;
+		if (done)
+			*done += n;
 	}
 	return 0;
 }
@@ -241,7 +246,7 @@ static errcode_t promote(struct fop *op)
 	if (err)
 		goto out;
 	if (size)
-		err = blocks_write(op, 0, content, size);
+		err = blocks_write(op, 0, content, size, NULL);
 out:
 	ext2fs_free_mem(&content);
 	return err;
@@ -336,8 +341,9 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 			 const void *buf, size_t len, int flags)
 {
 	uint64_t end, size;
+	size_t done = 0;
 	struct fop op;
-	errcode_t err;
+	errcode_t err, err2;
 
 	(void)flags;
 	err = fop_open(fs, ino, &op);
@@ -351,26 +357,36 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
 	}
+	if (len == 0)		/* like write(2): no change, not even size */
+		goto out;
 	size = fop_size(&op);
 	end = offset + len > size ? offset + len : size;
 	if ((e2x_inode_has_inline(op.inode) || may_start_inline(&op)) &&
 	    end <= inline_room(&op)) {
 		err = inline_rewrite(&op, end, offset, buf, len);
+		if (err)
+			goto out;
 	} else {
 		err = promote(&op);
 		if (!err && !(op.inode->i_flags & EXT4_EXTENTS_FL) &&
 		    !ext2fs_inode_data_blocks2(fs,
 					       (struct ext2_inode *)op.inode))
 			err = e2x_extent_root_init(fs, op.inode);
+		if (err)
+			goto out;
+		err = blocks_write(&op, offset, buf, len, &done);
+		/* Even a short write is recorded, so i_blocks and i_size
+		 * match the extent tree libext2fs may already have stored. */
+		if (err)
+			end = offset + done > size ? offset + done : size;
+		err2 = fop_set_size(&op, end);
 		if (!err)
-			err = blocks_write(&op, offset, buf, len);
-		if (!err)
-			err = fop_set_size(&op, end);
+			err = err2;
 	}
-	if (err)
-		goto out;
 	fop_touch(&op);
-	err = fop_store(&op);
+	err2 = fop_store(&op);
+	if (!err)
+		err = err2;
 out:
 	fop_close(&op);
 	return err;
@@ -583,7 +599,7 @@ errcode_t e2x_symlink_write(ext2_filsys fs, ext2_ino_t ino,
 	} else {
 		err = e2x_extent_root_init(fs, op.inode);
 		if (!err)
-			err = blocks_write(&op, 0, target, len);
+			err = blocks_write(&op, 0, target, len, NULL);
 	}
 	if (!err)
 		err = fop_set_size(&op, len);

@@ -112,8 +112,8 @@ static errcode_t parse_entry(const unsigned char *first, size_t size,
 	if (!e->inum) {
 		size_t offs = ext2fs_le16_to_cpu(raw.e_value_offs);
 
-		if (e->size > size ||
-		    E2X_XATTR_VALUE_LEN(e->size) > size - offs || offs > size)
+		if (offs > size || e->size > size ||
+		    E2X_XATTR_VALUE_LEN(e->size) > size - offs)
 			return E2X_ERR_CORRUPT;
 		e->value = first + offs;
 	}

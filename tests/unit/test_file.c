@@ -430,6 +430,41 @@ START_TEST(geometry_x_scenario)
 }
 END_TEST
 
+/* Out of space in the middle of a write: an error, but what was stored is
+ * recorded (i_size, i_blocks, i_version once) and the image stays clean. */
+static const char *const full_opts[] = {
+	"-b 1024 -I 256 -O inline_data",
+	"-b 1024 -I 256 -O inline_data,bigalloc -C 4096",
+};
+
+START_TEST(write_until_full)
+{
+	unsigned char *buf;
+	size_t len;
+	uint64_t v0, size;
+	ext2_ino_t ino;
+	errcode_t err;
+
+	fixture_mkfs(&fx, full_opts[_i], "4M");
+	bs = fx.fs->blocksize;
+	csize = EXT2_CLUSTER_SIZE(fx.fs->super);
+	len = (size_t)ext2fs_free_blocks_count(fx.fs->super) * bs + 64 * csize;
+	buf = malloc(len);
+	ck_assert_ptr_nonnull(buf);
+	fill(buf, len, 11);
+	ino = make_file("f");
+	v0 = version(ino);
+	err = e2x_file_write(fx.fs, ino, 0, buf, len, 0);
+	ck_assert_int_ne(err, 0);
+	ck_assert_uint_eq(version(ino), v0 + 1);
+	size = EXT2_I_SIZE(&ib.in);
+	ck_assert_uint_gt(size, 0);
+	ck_assert_uint_lt(size, len);
+	finish(ino, buf, size);
+	free(buf);
+}
+END_TEST
+
 static Suite *suite_file(void)
 {
 	Suite *s = suite_create("file");
@@ -437,6 +472,8 @@ static Suite *suite_file(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, geometry_x_scenario, 0, NGEOS * NSCEN);
+	tcase_add_loop_test(tc, write_until_full, 0,
+			    sizeof(full_opts) / sizeof(full_opts[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
