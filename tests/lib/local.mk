@@ -19,3 +19,8 @@ tests_lib_dirmodel_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_lib_dirmodel_LDADD = $(UNIT_LDADD)
 TESTS += tests/lib/dirmodel
 endif
+check_PROGRAMS += tests/lib/dir_driver
+tests_lib_dir_driver_SOURCES = tests/lib/dir_driver.c
+tests_lib_dir_driver_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
+TESTS += tests/lib/dir_kernel.sh
+EXTRA_DIST += tests/lib/dir_kernel.sh
