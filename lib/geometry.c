@@ -660,8 +660,8 @@ static errcode_t pick_size(struct calc *c)
 		c->bytes = c->target->size_bytes;
 	}
 	if (!c->bytes)
-		return refuse(c, E2X_ERR_TOO_SMALL,
-			      "size unknown: give a size for a new image file");
+		return refuse(c, E2X_ERR_BAD_OPTION,
+			      "size unknown: give a size for a new or empty image file");
 	return 0;
 }
 

@@ -431,7 +431,8 @@ static void build_optstring(char *buf)
 	size_t i;
 
 	/* GNU getopt permutes: options may follow the operands, as with
-	 * the reference mke2fs. */
+	 * the reference mke2fs.  A leading ':' reports missing arguments. */
+	*buf++ = ':';
 	for (i = 0; i < N_OPTIONS; i++) {
 		*buf++ = options[i].letter;
 		if (options[i].argname)
@@ -443,7 +444,7 @@ static void build_optstring(char *buf)
 /* Returns EXIT_OK or EXIT_USAGE (message printed). */
 int parse_command_line(struct mkfs_ctx *ctx, int argc, char **argv)
 {
-	char optstring[2 * N_OPTIONS + 2];
+	char optstring[2 * N_OPTIONS + 3];
 	unsigned long long bytes;
 	const char *err;
 	size_t i;
@@ -455,8 +456,13 @@ int parse_command_line(struct mkfs_ctx *ctx, int argc, char **argv)
 		for (i = 0; i < N_OPTIONS; i++)
 			if (options[i].letter == c)
 				break;
+		if (c == ':') {
+			fprintf(stderr, "%s: option -%c needs an argument\n",
+				ctx->prog, optopt);
+			return EXIT_USAGE;
+		}
 		if (c == '?' || i == N_OPTIONS) {
-			fprintf(stderr, "%s: unknown option -%c or missing argument (see -h)\n",
+			fprintf(stderr, "%s: unknown option -%c (see -h)\n",
 				ctx->prog, optopt ? optopt : '?');
 			return EXIT_USAGE;
 		}

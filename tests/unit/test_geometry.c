@@ -349,7 +349,7 @@ static const struct {
 	  E2X_ERR_GEOMETRY },
 	{ "unknown_type", 1ULL << 30, "xfs", NULL, 0, 0, 0,
 	  E2X_ERR_BAD_OPTION },
-	{ "no_size", 0, NULL, NULL, 0, 0, 0, E2X_ERR_TOO_SMALL },
+	{ "no_size", 0, NULL, NULL, 0, 0, 0, E2X_ERR_BAD_OPTION },
 };
 
 START_TEST(refusal_has_code_and_reason)
