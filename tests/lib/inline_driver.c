@@ -5,6 +5,9 @@
  *
  *   inline_driver run IMAGE EXPECTDIR < SCRIPT
  *   inline_driver cat IMAGE NAME          (content to stdout, via libe2x)
+ *   inline_driver append IMAGE NAME LEN SEED
+ *                   (appends LEN pattern bytes via libe2x; prints them)
+ *   inline_driver kind IMAGE NAME         (prints inline, blocks or fast)
  *
  * Script lines (names live in the root directory; a number may be written
  * "cap", "cap+N", "cap-N" (inline capacity of a new file) or "bs*N+M"):
@@ -141,27 +144,38 @@ static errcode_t create(struct driver *d, const char *name, uint16_t mode,
 	return e2x_write_inode(d->fs, *ino, &ib.in);
 }
 
-static int check_kind(struct driver *d, const char *name, const char *kind)
+/* How NAME stores its content: "inline", "blocks" or "fast". */
+static errcode_t kind_of(ext2_filsys fs, const char *name, const char **is)
 {
 	union {
 		struct ext2_inode_large in;
 		char raw[EXT2_MAX_BLOCK_SIZE];
 	} ib;
 	ext2_ino_t ino;
+	errcode_t err;
+
+	err = ext2fs_lookup(fs, EXT2_ROOT_INO, name, strlen(name), NULL, &ino);
+	if (!err)
+		err = e2x_read_inode(fs, ino, &ib.in);
+	if (err)
+		return err;
+	if (ib.in.i_flags & EXT4_INLINE_DATA_FL)
+		*is = "inline";
+	else if (ib.in.i_flags & EXT4_EXTENTS_FL)
+		*is = "blocks";
+	else
+		*is = "fast";
+	return 0;
+}
+
+static int check_kind(struct driver *d, const char *name, const char *kind)
+{
 	const char *is;
 	errcode_t err;
 
-	err = lookup(d, name, &ino);
-	if (!err)
-		err = e2x_read_inode(d->fs, ino, &ib.in);
+	err = kind_of(d->fs, name, &is);
 	if (err)
 		return fail(d, name, err);
-	if (ib.in.i_flags & EXT4_INLINE_DATA_FL)
-		is = "inline";
-	else if (ib.in.i_flags & EXT4_EXTENTS_FL)
-		is = "blocks";
-	else
-		is = "fast";
 	if (strcmp(is, kind)) {
 		fprintf(stderr, "inline_driver: line %d: %s is %s, not %s\n",
 			d->line, name, is, kind);
@@ -349,6 +363,65 @@ static int cmd_cat(const char *image, const char *name)
 	return err ? 1 : 0;
 }
 
+static int cmd_append(const char *image, const char *name, const char *lens,
+		      const char *seeds)
+{
+	union {
+		struct ext2_inode_large in;
+		char raw[EXT2_MAX_BLOCK_SIZE];
+	} ib;
+	size_t len = strtoul(lens, NULL, 10);
+	unsigned char *buf = malloc(len + 1);
+	ext2_filsys fs = NULL;
+	ext2_ino_t ino;
+	errcode_t err;
+
+	if (!buf)
+		return 1;
+	pattern(buf, len, (unsigned int)strtoul(seeds, NULL, 10));
+	err = open_fs(image, &fs);
+	if (!err)
+		err = ext2fs_lookup(fs, EXT2_ROOT_INO, name, strlen(name), NULL,
+				    &ino);
+	if (!err)
+		err = e2x_read_inode(fs, ino, &ib.in);
+	if (!err)
+		err = e2x_file_write(fs, ino, EXT2_I_SIZE(&ib.in), buf, len, 0);
+	if (fs) {
+		errcode_t err2 = ext2fs_close_free(&fs);
+
+		if (!err)
+			err = err2;
+	}
+	if (err)
+		fprintf(stderr, "inline_driver: append %s: %s\n", name,
+			error_message(err));
+	else
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+	return err ? 1 : 0;
+}
+
+static int cmd_kind(const char *image, const char *name)
+{
+	ext2_filsys fs = NULL;
+	const char *is = NULL;
+	errcode_t err;
+
+	err = open_fs(image, &fs);
+	if (!err)
+		err = kind_of(fs, name, &is);
+	if (fs)
+		ext2fs_close_free(&fs);
+	if (err) {
+		fprintf(stderr, "inline_driver: %s: %s\n", name,
+			error_message(err));
+		return 1;
+	}
+	printf("%s\n", is);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	e2x_init_errors();
@@ -356,7 +429,13 @@ int main(int argc, char **argv)
 		return cmd_run(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "cat"))
 		return cmd_cat(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "kind"))
+		return cmd_kind(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "append"))
+		return cmd_append(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: inline_driver run IMAGE EXPECTDIR < SCRIPT\n"
-			"       inline_driver cat IMAGE NAME\n");
+			"       inline_driver cat IMAGE NAME\n"
+			"       inline_driver append IMAGE NAME LEN SEED\n"
+			"       inline_driver kind IMAGE NAME\n");
 	return 2;
 }

@@ -7,9 +7,12 @@
 #      byte for byte (sha256) as the driver's model says,
 #   3. the kernel appends to / pokes into files we made inline (the append
 #      promotes in the kernel) and creates one inline file of its own,
-#   4. after umount the reference e2fsck -fn is clean again, libe2x reads
-#      the kernel's changes back, and dmesg has no EXT4-fs warning or error
-#      for our loop device.
+#   4. after umount the reference e2fsck -fn is clean again and libe2x
+#      reads the kernel's changes back,
+#   5. libe2x appends to the kernel's inline files (one carries a user
+#      xattr beside system.data), staying inline or promoting; the kernel
+#      reads everything back, the xattr intact, and e2fsck -fn is clean,
+#   6. all along dmesg has no EXT4-fs warning or error for our loop device.
 # Needs root and loop devices; SKIP (77) otherwise.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -23,6 +26,10 @@ skip() { echo "SKIP: $*"; exit 77; }
 command -v losetup >/dev/null || skip "no losetup"
 [ -x "$fsck" ] || skip "no reference e2fsck at $fsck"
 [ -x "$mkfs" ] || { echo "FAIL: no mke2fs at $mkfs"; exit 1; }
+[ -x "$driver" ] || { echo "FAIL: no driver at $driver"; exit 1; }
+for f in inline_kernel.geom inline_kernel.script; do
+	[ -r "$here/$f" ] || { echo "FAIL: no $here/$f"; exit 1; }
+done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-inline-kernel.XXXXXX") || exit 1
 mnt=/tmp/mnt-h3-inline.$$
@@ -47,7 +54,15 @@ sum() { sha256sum < "$1" | cut -d' ' -f1; }
 kernel_actions='kappend|append|5000
 kpoke|poke|2
 atcap|append|1
-kfile|create|100'
+kfile|create|100
+kx|xattr-create|30'
+# Appends libe2x makes in step 5: name|bytes|seed|storage afterwards
+# (kx: 30 bytes inline beside user.note, capacity 92 in a 256-byte inode)
+library_actions='kx|10|1|inline
+kx|1000|2|blocks
+kfile|28|3|inline
+tiny|1000|4|blocks'
+xattr_value=0123456789abcdef
 
 # Every expected file against the mounted tree.
 compare_tree() {
@@ -72,6 +87,14 @@ kernel_writes() {
 	echo "$kernel_actions" | while IFS='|' read -r n act bytes; do
 		head -c "$bytes" /dev/urandom > "$work/new"
 		case $act in
+		xattr-create)
+			: > "$mnt/$n" &&
+				setfattr -n user.note -v "$xattr_value" \
+					"$mnt/$n" &&
+				cat "$work/new" >> "$mnt/$n" &&
+				cat "$work/new" >> "$exp/$n" ||
+				echo "FAIL: $geo: kernel $act $n"
+			;;
 		append|create)
 			cat "$work/new" >> "$mnt/$n" &&
 				cat "$work/new" >> "$exp/$n" ||
@@ -97,6 +120,45 @@ library_reads() {
 	done | grep FAIL && fails=$((fails + 1))
 }
 
+# libe2x appends to files the kernel made or changed.
+library_appends() {
+	echo "$library_actions" | while IFS='|' read -r n bytes seed kind; do
+		"$driver" append "$img" "$n" "$bytes" "$seed" > "$work/new" &&
+			cat "$work/new" >> "$exp/$n" ||
+			echo "FAIL: $geo: libe2x append $n"
+		is=$("$driver" kind "$img" "$n")
+		[ "$is" = "$kind" ] ||
+			echo "FAIL: $geo: $n is $is after append, not $kind"
+	done | grep FAIL && fails=$((fails + 1))
+}
+
+mount_image() {
+	loop=$(losetup -f --show "$img") || skip "no free loop device"
+	mount -t ext4 "$loop" "$mnt" && return 0
+	fail "mount"
+	losetup -d "$loop"
+	loop=
+	return 1
+}
+
+umount_image() {
+	umount "$mnt" || fail "umount"
+	if [ -n "$(kernel_complaints)" ]; then
+		fail "kernel log:"
+		kernel_complaints
+	fi
+	losetup -d "$loop"
+	loop=
+}
+
+ref_fsck() {
+	E2FSCK_CONFIG=/dev/null "$fsck" -fn "$img" > "$work/fsck.out" 2>&1 &&
+		return 0
+	fail "e2fsck after $1"
+	cat "$work/fsck.out"
+	return 1
+}
+
 kernel_complaints() {
 	dmesg | sed -n "/$marker/,\$p" |
 		grep -E "EXT4-fs (error|warning) \(device ${loop##*/}\)|EXT4-fs \(${loop##*/}\):.*(error|warning|corrupt|inconsisten)"
@@ -105,6 +167,7 @@ kernel_complaints() {
 grep -v '^#' "$here/inline_kernel.geom" > "$work/geoms"
 while IFS='|' read -r geo opts size; do
 	[ -n "$geo" ] || continue
+	fails_before=$fails
 	img=$work/$geo.img
 	exp=$work/$geo.expect
 	mkdir -p "$exp"
@@ -113,28 +176,26 @@ while IFS='|' read -r geo opts size; do
 		{ fail "mke2fs $opts"; continue; }
 	"$driver" run "$img" "$exp" < "$here/inline_kernel.script" ||
 		{ fail "driver"; continue; }
-	E2FSCK_CONFIG=/dev/null "$fsck" -fn "$img" > "$work/fsck.out" 2>&1 ||
-		{ fail "e2fsck after libe2x"; cat "$work/fsck.out"; continue; }
+	ref_fsck "libe2x" || continue
 
 	marker="e2x-inline-kernel-$$-$geo"
 	echo "$marker" > /dev/kmsg 2>/dev/null
-	loop=$(losetup -f --show "$img") || skip "no free loop device"
-	mount -t ext4 "$loop" "$mnt" || { fail "mount"; losetup -d "$loop"; loop=; continue; }
+	mount_image || continue
 	compare_tree "mount"
 	kernel_writes
 	sync
 	compare_tree "kernel writes"
-	umount "$mnt" || fail "umount"
-	if [ -n "$(kernel_complaints)" ]; then
-		fail "kernel log:"
-		kernel_complaints
-	fi
-	losetup -d "$loop"
-	loop=
-	E2FSCK_CONFIG=/dev/null "$fsck" -fn "$img" > "$work/fsck.out" 2>&1 ||
-		{ fail "e2fsck after kernel writes"; cat "$work/fsck.out"; }
+	umount_image
+	ref_fsck "kernel writes"
 	library_reads
+	library_appends
+	ref_fsck "libe2x appends"
+	mount_image || continue
+	compare_tree "libe2x appends"
+	[ "$(getfattr --only-values -n user.note "$mnt/kx" 2>/dev/null)" = \
+		"$xattr_value" ] || fail "user.note of kx lost"
+	umount_image
 	rm -f "$img"
-	echo "ok: $geo"
+	[ "$fails" = "$fails_before" ] && echo "ok: $geo"
 done < "$work/geoms"
 [ "$fails" = 0 ]
