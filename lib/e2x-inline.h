@@ -30,8 +30,8 @@
 struct e2x_xattr_entry {
 	uint8_t e_name_len;	/* 0x00 name length, no prefix, no NUL */
 	uint8_t e_name_index;	/* 0x01 prefix index (7 = system.) */
-	uint16_t e_value_offs;	/* 0x02 value offset from the first entry */
-	uint32_t e_value_inum;	/* 0x04 EA inode holding the value, or 0 */
+	uint16_t e_value_offs;	/* 0x02 value offset from first entry */
+	uint32_t e_value_inum;	/* 0x04 EA inode with the value, or 0 */
 	uint32_t e_value_size;	/* 0x08 value length in bytes */
 	uint32_t e_hash;	/* 0x0C 0 for in-inode values (kernel rule) */
 	/* 0x10 name, padded with zeros to a multiple of 4 */

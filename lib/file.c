@@ -232,7 +232,7 @@ static errcode_t promote(struct fop *op)
 	if (!e2x_inode_has_inline(op->inode))
 		return 0;
 	if (size > EXT2_INODE_SIZE(op->fs->super))
-		return E2X_ERR_CORRUPT;	/* cannot have been stored inline */
+		return E2X_ERR_CORRUPT;	/* cannot be stored inline */
 	err = ext2fs_get_memzero(size + 1, &content);
 	if (err)
 		return err;
@@ -357,7 +357,7 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
 	}
-	if (len == 0)		/* like write(2): no change, not even size */
+	if (len == 0)		/* as write(2): no change, not even size */
 		goto out;
 	size = fop_size(&op);
 	end = offset + len > size ? offset + len : size;

@@ -10,14 +10,14 @@
 /* Extra inode bytes we ask for: up to and including i_projid. */
 static unsigned int want_extra_isize(ext2_filsys fs)
 {
-	unsigned int isz = EXT2_INODE_SIZE(fs->super);
+	int isz = EXT2_INODE_SIZE(fs->super);
 	unsigned int want = sizeof(struct ext2_inode_large) -
 			    EXT2_GOOD_OLD_INODE_SIZE;
 
 	if (isz <= EXT2_GOOD_OLD_INODE_SIZE)
 		return 0;
 	if (fs->super->s_want_extra_isize >= want &&
-	    EXT2_GOOD_OLD_INODE_SIZE + fs->super->s_want_extra_isize <= (int)isz)
+	    EXT2_GOOD_OLD_INODE_SIZE + fs->super->s_want_extra_isize <= isz)
 		want = fs->super->s_want_extra_isize;
 	return want;
 }

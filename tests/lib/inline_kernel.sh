@@ -160,8 +160,9 @@ ref_fsck() {
 }
 
 kernel_complaints() {
-	dmesg | sed -n "/$marker/,\$p" |
-		grep -E "EXT4-fs (error|warning) \(device ${loop##*/}\)|EXT4-fs \(${loop##*/}\):.*(error|warning|corrupt|inconsisten)"
+	dev=${loop##*/}
+	dmesg | sed -n "/$marker/,\$p" | grep -E \
+	"EXT4-fs (error|warning) \(device $dev\)|EXT4-fs \($dev\):.*(error|warn|corrupt)"
 }
 
 grep -v '^#' "$here/inline_kernel.geom" > "$work/geoms"

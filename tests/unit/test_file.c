@@ -375,8 +375,8 @@ static void sc_many_extents(void)
 		OP(ino, e2x_file_write(fx.fs, ino, off, &byte, 1, 0));
 	}
 	load(ino);
-	ck_assert_uint_gt(((struct ext3_extent_header *)ib.in.i_block)->eh_depth,
-			  0);
+	ck_assert_uint_gt(
+		((struct ext3_extent_header *)ib.in.i_block)->eh_depth, 0);
 	/* 8 data clusters and the extent block (a whole cluster too) */
 	ck_assert_uint_eq(ib.in.i_blocks, 9 * (csize / 512));
 	OP(ino, e2x_file_truncate(fx.fs, ino, 0, 0));
