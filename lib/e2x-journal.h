@@ -219,7 +219,7 @@ enum e2x_journal_stop {
 struct e2x_journal_result {
 	uint32_t start_tid;		/* first transaction in the log */
 	uint32_t end_tid;		/* first transaction NOT replayed */
-	uint32_t transactions;		/* end_tid - start_tid */
+	uint32_t transactions;		/* transactions replayed */
 	uint32_t stop_reason;		/* enum e2x_journal_stop */
 	uint64_t stop_log_block;	/* log block where the scan ended */
 	uint64_t blocks_replayed;	/* data blocks written */
@@ -228,11 +228,14 @@ struct e2x_journal_result {
 	uint64_t bad_data_blocks;	/* tag checksum failures (skipped) */
 	int32_t journal_errno;		/* s_errno of the journal superblock */
 	uint32_t external;		/* 1 for an external journal */
+	uint32_t failed_commit;		/* tid of a corrupt commit the kernel
+					 * flags (fs marked in error), or 0 */
+	uint32_t pad;
 	/* Dry run only: the post-recovery view of the fs device (and of the
 	 * external journal device).  Owned by the result, see release. */
 	struct e2x_overlay *fs_overlay;
 	struct e2x_overlay *journal_overlay;
-	uint64_t reserved[6];
+	uint64_t reserved[5];
 };
 void e2x_journal_result_release(struct e2x_journal_result *res);
 
@@ -269,7 +272,16 @@ errcode_t e2x_journal_replay(struct e2x_journal *j, io_channel sink,
 errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 			     io_channel jsink,
 			     const struct e2x_journal_result *res);
-/* load + scan + revoke + replay + finish.  RES is always initialised. */
+/*
+ * load + scan + revoke + replay + finish.  RES is always initialised.
+ * Returns E2X_ERR_JOURNAL_CSUM (with RES filled, the journal emptied and
+ * the fs marked not valid) when a checksum failed inside the log: a
+ * descriptor/revoke block (nothing replayed, as the kernel) or data
+ * blocks (those skipped).  A failed commit checksum is the normal end of
+ * the log (stop_reason says so) and returns 0; when the kernel would flag
+ * it (failed_commit) the fs gets the error state, as does a journal
+ * s_errno.  Other errors: nothing was written.
+ */
 errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 			      struct e2x_journal_result *res);
 

@@ -31,16 +31,19 @@ static errcode_t reset_jsb(struct e2x_journal *j, io_channel jsink,
 
 /*
  * Clear needs_recovery in the primary superblock as it is now on the
- * device (replay may have brought a newer copy); a journal error becomes
- * the fs error state, as the kernel does.
+ * device (replay may have brought a newer copy).  An error recorded in
+ * the journal (or a corrupt commit the kernel flags) becomes the fs error
+ * state; a recovery that failed part-way clears the valid state.  Either
+ * way e2fsck then runs a full check, as the reference does.
  */
 static errcode_t clear_recover(struct e2x_journal *j, io_channel sink,
-			       int32_t jerrno)
+			       int set_error, int clear_valid)
 {
 	unsigned int sb_off = j->bs == 1024 ? 0 : 1024;
 	blk64_t sb_blk = j->bs == 1024 ? 1 : 0;
 	struct ext2_super_block *es;
 	uint32_t incompat;
+	uint16_t state;
 	errcode_t err;
 
 	err = io_channel_read_blk64(sink, sb_blk, 1, j->buf);
@@ -52,12 +55,12 @@ static errcode_t clear_recover(struct e2x_journal *j, io_channel sink,
 	incompat = ext2fs_le32_to_cpu(es->s_feature_incompat);
 	es->s_feature_incompat =
 		ext2fs_cpu_to_le32(incompat & ~EXT3_FEATURE_INCOMPAT_RECOVER);
-	if (jerrno) {
-		es->s_state = ext2fs_cpu_to_le16(
-			ext2fs_le16_to_cpu(es->s_state) | EXT2_ERROR_FS);
-		if (!es->s_errors)
-			es->s_errors = ext2fs_cpu_to_le16(EXT2_ERRORS_CONTINUE);
-	}
+	state = ext2fs_le16_to_cpu(es->s_state);
+	if (set_error)
+		state |= EXT2_ERROR_FS;
+	if (clear_valid)
+		state &= ~EXT2_VALID_FS;
+	es->s_state = ext2fs_cpu_to_le16(state);
 	if (ext2fs_le32_to_cpu(es->s_feature_ro_compat) &
 	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		es->s_checksum = ext2fs_cpu_to_le32(ext2fs_crc32c_le(
@@ -78,7 +81,10 @@ errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 		return E2X_ERR_JOURNAL;
 	err = reset_jsb(j, jsink, j->end_tid + 1);
 	if (!err)
-		err = clear_recover(j, sink, res->journal_errno);
+		err = clear_recover(j, sink,
+				    res->journal_errno || res->failed_commit,
+				    res->bad_data_blocks ||
+				    res->stop_reason == E2X_JSTOP_BLOCK_CSUM);
 	if (!err)
 		err = io_channel_flush(sink);
 	if (!err && jsink != sink)
@@ -119,16 +125,25 @@ static errcode_t open_overlays(struct e2x_journal *j,
 	return err;
 }
 
-/* Passes 2 and 3 and the final reset, after a scan that did not fail. */
+/*
+ * Passes 2 and 3 and the final reset.  After a scan that failed on a
+ * descriptor or revoke checksum the kernel replays nothing (it refuses
+ * the mount) and e2fsck clears the journal and marks the fs in error:
+ * do the same.
+ */
 static errcode_t replay_and_finish(struct e2x_journal *j, io_channel sink,
 				   io_channel jsink,
 				   struct e2x_journal_result *res)
 {
-	errcode_t err;
+	errcode_t err = 0;
 
-	err = e2x_journal_revoke_pass(j, res);
-	if (!err)
-		err = e2x_journal_replay(j, sink, res);
+	if (res->stop_reason == E2X_JSTOP_BLOCK_CSUM) {
+		res->transactions = 0;
+	} else {
+		err = e2x_journal_revoke_pass(j, res);
+		if (!err)
+			err = e2x_journal_replay(j, sink, res);
+	}
 	if (!err)
 		err = e2x_journal_finish(j, sink, jsink, res);
 	return err;
@@ -150,9 +165,8 @@ errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 	if (err)
 		goto out;
 	res->external = j->own_jio;
-	/* A checksum failure that the kernel refuses to mount with still
-	 * lets the transactions before it be replayed; report it at the
-	 * end.  Anything else stops here with nothing written. */
+	/* A checksum failure is reported at the end, after the journal is
+	 * emptied; any other scan failure stops here, nothing written. */
 	scan_err = e2x_journal_scan(j, res);
 	if (scan_err && scan_err != E2X_ERR_JOURNAL_CSUM) {
 		err = scan_err;
@@ -168,6 +182,8 @@ errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 		err = replay_and_finish(j, sink, jsink, res);
 	if (!err)
 		err = scan_err;
+	if (!err && res->bad_data_blocks)
+		err = E2X_ERR_JOURNAL_CSUM;
 out:
 	if (dry && jsink && jsink != sink)
 		io_channel_close(jsink);

@@ -74,8 +74,10 @@ static enum step scan_commit(struct e2x_journal *j, struct scan_state *s,
 		return t >= s->last_time ? STEP_ERR : STEP_END;
 	}
 	if (j->compat & E2X_JBD2_COMPAT_CHECKSUM) {
-		if (s->end_set)
+		if (s->end_set) {
+			res->failed_commit = j->end_tid;
 			return STEP_END;
+		}
 		bad = !commit_v1_ok(s, c);
 		s->crc = ~0U;
 	}
@@ -92,8 +94,10 @@ static enum step scan_commit(struct e2x_journal *j, struct scan_state *s,
 			j->end_tid = s->tid;
 			res->stop_reason = E2X_JSTOP_COMMIT_CSUM;
 		}
-		if (!(j->incompat & E2X_JBD2_INCOMPAT_ASYNC_COMMIT))
+		if (!(j->incompat & E2X_JBD2_INCOMPAT_ASYNC_COMMIT)) {
+			res->failed_commit = s->tid;
 			return STEP_END;
+		}
 	}
 	s->last_time = t;
 	s->tid++;

@@ -15,6 +15,7 @@ struct orphan_ctx {
 	void *data;
 	struct e2x_orphan_result *res;
 	struct u64map seen;	/* inodes already processed */
+	struct ext2_inode_large *inode;	/* s_inode_size bytes of buffer */
 	int stop;		/* the callback asked to stop */
 };
 
@@ -104,7 +105,7 @@ static int ino_valid(ext2_filsys fs, ext2_ino_t ino)
 static errcode_t process_one(struct orphan_ctx *c, ext2_ino_t ino,
 			     ext2_ino_t *next)
 {
-	struct ext2_inode_large inode;
+	struct ext2_inode_large *inode = c->inode;
 	ext2_filsys fs = c->fs;
 	errcode_t err;
 
@@ -115,21 +116,21 @@ static errcode_t process_one(struct orphan_ctx *c, ext2_ino_t ino,
 	}
 	err = u64map_put(&c->seen, ino, 1);
 	if (!err)
-		err = e2x_read_inode(fs, ino, &inode);
+		err = e2x_read_inode(fs, ino, inode);
 	if (err)
 		return err;
 	if (next)
-		*next = inode.i_dtime;
-	if (!inode.i_mode) {
+		*next = inode->i_dtime;
+	if (!inode->i_mode) {
 		report(c, ino, E2X_ORPHAN_BAD_INODE);
 		return E2X_ERR_CORRUPT;
 	}
-	if (inode.i_links_count == 0) {
-		err = release_inode(fs, ino, &inode);
+	if (inode->i_links_count == 0) {
+		err = release_inode(fs, ino, inode);
 		if (!err)
 			report(c, ino, E2X_ORPHAN_RELEASED);
 	} else {
-		err = truncate_inode(fs, ino, &inode);
+		err = truncate_inode(fs, ino, inode);
 		if (!err)
 			report(c, ino, E2X_ORPHAN_TRUNCATED);
 	}
@@ -271,11 +272,16 @@ errcode_t e2x_orphans_process(ext2_filsys fs, unsigned int flags,
 	c.data = data;
 	c.res = res;
 	u64map_init(&c.seen);
-	err = ext2fs_read_bitmaps(fs);
+	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super) > sizeof(*c.inode) ?
+				 EXT2_INODE_SIZE(fs->super) : sizeof(*c.inode),
+				 &c.inode);
+	if (!err)
+		err = ext2fs_read_bitmaps(fs);
 	if (!err)
 		err = process_list(&c);
 	if (!err && !c.stop)
 		err = process_file(&c);
 	u64map_free(&c.seen);
+	ext2fs_free_mem(&c.inode);
 	return err;
 }
