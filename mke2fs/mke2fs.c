@@ -62,6 +62,8 @@ static int confirm_overwrite(struct mkfs_ctx *ctx)
 {
 	char what[256], answer[16];
 
+	if (ctx->force && ctx->quiet)
+		return EXIT_OK;	/* the probe would only feed a message */
 	if (!target_signature(&ctx->target, what, sizeof(what)))
 		return EXIT_OK;
 	if (ctx->force) {
