@@ -161,7 +161,7 @@ errcode_t e2x_free_file_blocks(ext2_filsys fs, ext2_ino_t ino,
 /*
  * file.c --- content of regular files: inline while it fits (inline_data
  * feature), promoted to extent-mapped blocks the moment it does not, and
- * packed back on request.
+ * packed back on request.  FLAGS arguments are reserved: pass 0.
  */
 /* Read up to LEN bytes at OFFSET; *GOT is less than LEN only at EOF.
  * Holes and unwritten extents read as zeros. */
