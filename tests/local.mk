@@ -64,3 +64,13 @@ tests_unit_test_profile_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_profile_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_geometry tests/unit/test_profile
 endif
+
+# jbd2 format, revoke table, recovery of reference-written logs.
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_journal_format
+tests_unit_test_journal_format_SOURCES = tests/unit/unit.h \
+	tests/unit/test_journal_format.c
+tests_unit_test_journal_format_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_journal_format_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_journal_format
+endif
