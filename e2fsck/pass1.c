@@ -99,7 +99,7 @@ int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
 	    ino == sb->s_orphan_file_inum)
 		return 1;
 	if (inode && (inode->i_flags & EXT4_EA_INODE_FL) &&
-	    ext2fs_has_feature_ea_inode(sb) && LINUX_S_ISREG(inode->i_mode))
+	    LINUX_S_ISREG(inode->i_mode))
 		return 1;
 	return 0;
 }
@@ -145,9 +145,13 @@ static void check_device(struct p1_inode *st)
 	struct ext2_inode_large *in = st->inode;
 	int i;
 
+	if (in->i_flags & EXT4_INLINE_DATA_FL) {
+		st->bad = 1;
+		report(st, PR_1_INLINE_TYPE, 0, 0, NULL);
+		return;
+	}
 	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL |
-			   EXT4_INLINE_DATA_FL | EXT2_IMMUTABLE_FL |
-			   EXT2_APPEND_FL))
+			   EXT2_IMMUTABLE_FL | EXT2_APPEND_FL))
 		goto bad;
 	for (i = 4; i < EXT2_N_BLOCKS; i++)
 		if (in->i_block[i])

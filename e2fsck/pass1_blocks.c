@@ -50,6 +50,10 @@ void p1_mark_metadata(struct fsck_ctx *ctx)
 
 static void mark_dup(struct fsck_ctx *ctx, blk64_t b)
 {
+	/* shared_blocks: deduplicated images share blocks on purpose */
+	if (ext2fs_has_feature_shared_blocks(ctx->fs->super) &&
+	    !ext2fs_test_block_bitmap2(ctx->block_meta, b))
+		return;
 	ext2fs_mark_block_bitmap2(ctx->block_dup, b);
 	ctx->has_dups = 1;
 }

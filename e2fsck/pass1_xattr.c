@@ -16,6 +16,7 @@ struct ea_ref {
 	uint32_t stored;	/* h_refcount */
 	uint32_t counted;
 	ext2_ino_t first_ino;
+	uint32_t charge;	/* clusters of value inodes it references */
 };
 
 static size_t ea_slot(struct ea_ref *t, size_t cap, blk64_t blk)
@@ -73,6 +74,14 @@ static void ea_problem(struct p1_inode *st, problem_t code, blk64_t blk,
 	fix_problem(st->ctx, code, &pctx);
 }
 
+/* The kernel charges a value inode's clusters to the inode using it. */
+static uint64_t ea_inode_charge(ext2_filsys fs, uint64_t size)
+{
+	uint64_t blocks = (size + fs->blocksize - 1) / fs->blocksize;
+
+	return (blocks + EXT2FS_CLUSTER_RATIO(fs) - 1) >> fs->cluster_ratio_bits;
+}
+
 /* Value-inode references and, in blocks, entry hashes. */
 void p1_check_ea_entries(struct p1_inode *st, const char *base,
 			 unsigned int first, unsigned int size,
@@ -92,9 +101,10 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 		pctx.ino = st->ino;
 		if (e->e_value_inum) {
 			pctx.ino2 = e->e_value_inum;
-			if (!ext2fs_has_feature_ea_inode(sb))
-				pctx.str = "the ea_inode feature is off";
-			else if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
+			if (!in_block)
+				st->nclusters += ea_inode_charge(
+					st->fs, e->e_value_size);
+			if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
 				 e->e_value_inum > sb->s_inodes_count)
 				pctx.str = "inode number out of range";
 			if (pctx.str) {
@@ -113,6 +123,24 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 						    e->e_value_offs))
 			ea_problem(st, PR_1_EA_HASH, blk, "entry");
 	}
+}
+
+static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h)
+{
+	const char *base = (const char *)h;
+	unsigned int off = sizeof(*h);
+	uint64_t n = 0;
+
+	while (off + sizeof(struct ext2_ext_attr_entry) <= fs->blocksize) {
+		struct ext2_ext_attr_entry *e = (void *)(base + off);
+
+		if (EXT2_EXT_IS_LAST_ENTRY(e))
+			break;
+		if (e->e_value_inum)
+			n += ea_inode_charge(fs, e->e_value_size);
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+	}
+	return n;
 }
 
 /* Check a block once; returns 0 when it is sane enough to count. */
@@ -208,7 +236,7 @@ void p1_check_ea_block(struct p1_inode *st)
 	r = ea_lookup(ctx, blk, 0);
 	if (r) {
 		r->counted++;
-		st->nclusters += fs->cluster_ratio_bits ? 1 : 1;
+		st->nclusters += 1 + r->charge;
 		return;
 	}
 	if (ext2fs_test_block_bitmap2(ctx->ea_seen, blk)) {
@@ -232,6 +260,8 @@ void p1_check_ea_block(struct p1_inode *st)
 		goto out;
 	r->stored = h->h_refcount;
 	r->counted = 1;
+	r->charge = block_charge(fs, h);
+	st->nclusters += r->charge;
 	r->first_ino = st->ino;
 	st->visit(st, blk, 1, BK_EA);
 out:

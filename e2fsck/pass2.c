@@ -200,6 +200,9 @@ static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 	if (!pd->encrypted &&
 	    (memchr(name, '/', len) || memchr(name, '\0', len)))
 		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
+	/* encrypted names are at least one cipher block long */
+	if (pd->encrypted && len < 16)
+		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
 	if (names_add(pd, name, len))
 		entry_problem(pd, PR_2_DUP_NAME, d->inode, name, len, 0, 0);
 	if (pd->htree)

@@ -205,12 +205,6 @@ static const struct problem_row rows[] = {
   "Inode {ino}'s inline data cannot be read ({str})" },
 { PR_1_DIR_NO_BLOCKS, PROMPT_CLEAR_INODE, NR,
   "Directory {ino} has no blocks" },
-/* Pass 1b */
-{ PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
-  "Inode {ino} shares {num} block(s) with other inodes" },
-{ PR_1B_DUP_META, PROMPT_CLONE, NR,
-  "Inode {ino} maps {num2} block(s) of file system metadata ({num} shared "
-  "in all)" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },
@@ -330,6 +324,12 @@ static const struct problem_row rows[] = {
 { PR_5_INODE_UNINIT, PROMPT_FIX, P,
   "Group {group} is marked as having no used inodes but inode {ino} is in "
   "use" },
+/* Pass 1b */
+{ PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
+  "Inode {ino} shares {num} block(s) with other inodes" },
+{ PR_1B_DUP_META, PROMPT_CLONE, NR,
+  "Inode {ino} maps {num2} block(s) of file system metadata ({num} shared "
+  "in all)" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {

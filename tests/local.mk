@@ -65,6 +65,17 @@ tests_unit_test_profile_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_geometry tests/unit/test_profile
 endif
 
+# The e2fsck problem table (e2fsck/problem.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_problem
+tests_unit_test_problem_SOURCES = tests/unit/unit.h tests/unit/test_problem.c \
+	e2fsck/problem.c
+tests_unit_test_problem_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/e2fsck
+tests_unit_test_problem_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_problem_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_problem
+endif
+
 # jbd2 format, revoke table, recovery of reference-written logs.
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_journal_format

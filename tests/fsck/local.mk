@@ -1,0 +1,9 @@
+# tests/fsck/local.mk --- e2fsck integration tests: no false alarms on
+# kernel-made file systems, detection on the shared corpus, and damage of
+# our own making (inline_data, bigalloc, directories).
+
+TESTS += tests/fsck/false-alarm.sh tests/fsck/corpus.sh tests/fsck/damage.sh
+EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
+	tests/fsck/damage.sh tests/fsck/workload.py \
+	tests/fsck/feature-sets.tsv tests/fsck/corpus-missed.txt \
+	tests/fsck/damage-cases.tsv
