@@ -97,6 +97,20 @@ int target_inspect(struct mk_target *t, const char *path, char *why,
 	return 0;
 }
 
+/* True when an image file has no data at all (one hole reads as zeros, and
+ * no signature is all zeros), so probing it can be skipped. */
+static int all_hole(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int empty;
+
+	if (fd < 0)
+		return 0;
+	empty = lseek(fd, 0, SEEK_DATA) < 0 && errno == ENXIO;
+	close(fd);
+	return empty;
+}
+
 /*
  * Look for a file system, RAID member or partition table.  Returns 1 with
  * a description in `what` when one is found.
@@ -108,6 +122,8 @@ int target_signature(const struct mk_target *t, char *what, size_t len)
 	int found = 0;
 
 	if (!t->exists || (!t->is_device && t->orig_size == 0))
+		return 0;
+	if (!t->is_device && all_hole(t->path))
 		return 0;
 	pr = blkid_new_probe_from_filename(t->path);
 	if (!pr)
