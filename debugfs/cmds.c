@@ -84,6 +84,24 @@ const struct dbg_cmd dbg_commands[] = {
 	  "value of one extended attribute" },
 	/* journal and recovery */
 	/* raw changes (read-write) */
+	/* raw changes (read-write) */
+	{ "set_super_value", "ssv", do_ssv, RW, "-l | field value",
+	  "change a superblock field (-l lists the fields)" },
+	{ "set_inode_field", "sif", do_sif, RW | PATH,
+	  "-l | file field value",
+	  "change an inode field (-l lists the fields)" },
+	{ "setb", NULL, do_setb, RW | DBG_NEEDS_BMAPS, "block [count]",
+	  "mark blocks in use (counters follow)" },
+	{ "freeb", NULL, do_freeb, RW | DBG_NEEDS_BMAPS, "block [count]",
+	  "mark blocks free (counters follow)" },
+	{ "seti", NULL, do_seti, RW | DBG_NEEDS_BMAPS | PATH, "file",
+	  "mark an inode in use" },
+	{ "freei", NULL, do_freei, RW | DBG_NEEDS_BMAPS | PATH, "file",
+	  "mark an inode free" },
+	{ "dirty", "dirty_filesys", do_dirty, RW, "",
+	  "mark the superblock dirty" },
+	{ "feature", "features", do_feature, FS, "[[-|^]feature ...]",
+	  "show or change feature flags (changes need -w)" },
 	{ NULL, NULL, NULL, 0, NULL, NULL }
 };
 

@@ -107,6 +107,12 @@ int dbg_has_extra(ext2_filsys fs, const struct ext2_inode_large *in,
 		  size_t end);
 #define DBG_EXTRA_END(f) (offsetof(struct ext2_inode_large, f) + \
 			  sizeof(((struct ext2_inode_large *)0)->f))
+/* '.' or '..' (libext2fs does not flag them in inline directories). */
+static inline int is_dot_or_dotdot(const char *name, int len)
+{
+	return (len == 1 && name[0] == '.') ||
+	       (len == 2 && name[0] == '.' && name[1] == '.');
+}
 /* Type letter/word of an inode mode. */
 const char *dbg_mode_type(uint16_t mode);
 

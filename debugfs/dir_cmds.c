@@ -333,9 +333,7 @@ static int ncheck_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 	struct ncheck *nc = priv;
 	int len = ext2fs_dirent_name_len(de), i;
 
-	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE)
-		return 0;
-	if (offset + 8 + len > blocksize)
+	if (offset + 8 + len > blocksize || is_dot_or_dotdot(de->name, len))
 		return 0;
 	for (i = 0; i < nc->nwant; i++) {
 		FILE *o = nc->ctx->out;

@@ -244,9 +244,7 @@ static int rdump_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 	struct rdump_dir *d = priv;
 	int len = ext2fs_dirent_name_len(de);
 
-	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE)
-		return 0;
-	if (offset + 8 + len > blocksize)
+	if (offset + 8 + len > blocksize || is_dot_or_dotdot(de->name, len))
 		return 0;
 	rdump_inode(d->r, de->inode, de->name, len, d->outdir);
 	return 0;

@@ -319,8 +319,12 @@ DBG_CMD(do_stat)
 		dbg_usage(ctx, argv[0]);
 		return 1;
 	}
-	if (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
-	    dbg_read_inode(ctx, argv[0], ino, &in))
+	if (dbg_resolve(ctx, argv[0], argv[1], &ino))
+		return 1;
+	/* libext2fs caches an inode written in this session with its old
+	 * checksum: read it back from the disk copy. */
+	ext2fs_flush_icache(ctx->fs);
+	if (dbg_read_inode(ctx, argv[0], ino, &in))
 		return 1;
 	print_inode(ctx, ino, &in);
 	return 0;

@@ -21,12 +21,8 @@ struct dbg_args {
 	const char *device;
 };
 
-static void usage(const char *prog)
-{
-	fprintf(stderr,
-		"usage: %s [-w] [-c] [-D] [-b blocksize -s superblock] "
-		"[-R request | -f cmdfile] [-V] [image]\n", prog);
-}
+#define USAGE "usage: debugfs [-w] [-c] [-D] [-b blocksize -s superblock] " \
+	"[-R request | -f cmdfile] [-V] [image]"
 
 static void print_version(void)
 {
@@ -56,26 +52,30 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 			print_version();
 			exit(0);
 		case '?':
-			fprintf(stderr, "%s: invalid option -%c\n", argv[0],
-				optopt);
-			usage(argv[0]);
+			if (optopt == 'R' || optopt == 'f' || optopt == 'b' ||
+			    optopt == 's')
+				fprintf(stderr, "debugfs: -%c needs a value; "
+					USAGE "\n", optopt);
+			else
+				fprintf(stderr, "debugfs: invalid option -%c; "
+					USAGE "\n", optopt);
 			return EXIT_USAGE;
 		default:
 			if (dbg_parse_open_option(&a->open, c, optarg)) {
-				fprintf(stderr, "%s: bad value for -%c: %s\n",
-					argv[0], c, optarg ? optarg : "");
+				fprintf(stderr, "debugfs: bad value for -%c: "
+					"%s\n", c, optarg ? optarg : "");
 				return EXIT_USAGE;
 			}
 		}
 	}
 	if (a->request && a->cmdfile) {
-		fprintf(stderr, "%s: -R and -f exclude each other\n", argv[0]);
+		fprintf(stderr, "debugfs: -R and -f exclude each other\n");
 		return EXIT_USAGE;
 	}
 	if (optind < argc)
 		a->device = argv[optind++];
 	if (optind < argc) {
-		usage(argv[0]);
+		fprintf(stderr, "debugfs: one image only; " USAGE "\n");
 		return EXIT_USAGE;
 	}
 	return 0;

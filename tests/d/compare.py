@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# compare.py --- check what our debugfs reads from an image against the
+# kernel's view of the same image (mounted read-only at MNT) and against
+# the reference debugfs.  One scripted session (-f) carries every command;
+# its output is split at the echoed prompts.  Prints one FAIL line per
+# mismatch and exits 1 if there was any.
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+dbg, ref, image, mnt, work = sys.argv[1:6]
+fails = []
+BIG = 500          # directories larger than this: sample their files
+
+
+def fail(msg):
+    fails.append(msg)
+    print("FAIL: " + msg)
+
+
+def quote(p):
+    return '"' + p.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def sha(path):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(1 << 20), b''):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# ---- walk the kernel's tree -------------------------------------------
+dirs, others = [], []
+for root, dnames, fnames in os.walk(mnt):
+    rel = '/' + os.path.relpath(root, mnt) if root != mnt else '/'
+    rel = rel.replace('//', '/')
+    if rel.startswith('/lost+found'):
+        continue
+    dirs.append(rel)
+    names = sorted(fnames) + sorted(d for d in dnames
+                                     if os.path.islink(os.path.join(root, d)))
+    if len(names) > BIG:
+        names = names[::len(names) // 20]
+    for n in names:
+        others.append((rel.rstrip('/') + '/' + n))
+
+# ---- one scripted session ----------------------------------------------
+cmds = []        # (kind, path, command)
+dumpdir = os.path.join(work, 'dump')
+rdumpdir = os.path.join(work, 'rdump')
+os.makedirs(dumpdir, exist_ok=True)
+os.makedirs(rdumpdir, exist_ok=True)
+for d in dirs:
+    cmds.append(('ls', d, 'ls -p ' + quote(d)))
+    cmds.append(('lsi', d, 'ls -o inode ' + quote(d)))
+    cmds.append(('lsh', d, 'ls -o hash ' + quote(d)))
+    if d != '/':
+        cmds.append(('stat', d, 'stat ' + quote(d)))
+for i, p in enumerate(others):
+    cmds.append(('stat', p, 'stat ' + quote(p)))
+    cmds.append(('ea', p, 'ea_list ' + quote(p)))
+    if os.path.isfile(os.path.join(mnt, p[1:])) and \
+            not os.path.islink(os.path.join(mnt, p[1:])):
+        cmds.append(('dump', p, 'dump ' + quote(p) + ' ' +
+                     quote(os.path.join(dumpdir, str(i)))))
+top = [d for d in dirs if d.count('/') == 1 and d != '/']
+for d in top:
+    cmds.append(('rdump', d, 'rdump ' + quote(d) + ' ' + quote(rdumpdir)))
+
+cmdfile = os.path.join(work, 'session.cmds')
+with open(cmdfile, 'w') as f:
+    for c in cmds:
+        f.write(c[2] + '\n')
+res = subprocess.run([dbg, '-f', cmdfile, image], capture_output=True)
+if res.returncode != 0:
+    fail('session exit status %d' % res.returncode)
+if res.stderr:
+    fail('session stderr: %s' % res.stderr.decode(errors='replace')[:500])
+
+sections = []
+cur = None
+for line in res.stdout.decode('utf-8', 'surrogateescape').split('\n'):
+    if line.startswith('debugfs: '):
+        cur = []
+        sections.append(cur)
+    elif cur is not None:
+        cur.append(line)
+if len(sections) != len(cmds):
+    fail('%d commands but %d outputs' % (len(cmds), len(sections)))
+    sys.exit(1)
+
+LS = re.compile(r'^/(\d+)/(\d+)/(\d+)/(\d+)/(.*)/(\d*)/$')
+
+
+def kernel_entries(d):
+    full = os.path.join(mnt, d[1:])
+    ents = {'.': os.lstat(full).st_ino,
+            '..': os.lstat(os.path.join(full, '..')).st_ino}
+    if d == '/':      # the mount root's '..' is itself inside the image
+        ents['..'] = ents['.']
+    for e in os.scandir(full):
+        ents[e.name] = e.inode()
+    return ents
+
+
+def check_ls(d, out):
+    got = {}
+    for line in out:
+        if not line:
+            continue
+        m = LS.match(line)
+        if not m:
+            fail('ls %s: unparsable line %r' % (d, line))
+            return
+        ino, mode, uid, gid, name, size = m.groups()
+        got[name] = int(ino)
+        st = os.lstat(os.path.join(mnt, d[1:], name))
+        if d == '/' and name == '..':
+            st = os.lstat(mnt)
+        if int(mode, 8) != st.st_mode:
+            fail('ls %s: %s mode %s, kernel %o' % (d, name, mode,
+                                                  st.st_mode))
+        if size and int(size) != st.st_size:
+            fail('ls %s: %s size %s, kernel %d' % (d, name, size,
+                                                  st.st_size))
+    want = kernel_entries(d)
+    if got != want:
+        missing = set(want) - set(got)
+        extra = set(got) - set(want)
+        wrong = [n for n in got if n in want and got[n] != want[n]]
+        fail('ls %s: missing %s extra %s wrong inode %s' % (
+            d, sorted(missing)[:5], sorted(extra)[:5], wrong[:5]))
+
+
+def check_order(d, out, kind):
+    names = [l.split(' ', 1) for l in out if l]
+    inos = [int(n[0]) for n in names]
+    if sorted(n[1] for n in names) != sorted(kernel_entries(d)):
+        fail('ls -o %s %s: entry set differs from the kernel' % (kind, d))
+    if kind == 'inode' and inos != sorted(inos):
+        fail('ls -o inode %s: not in inode order' % d)
+
+
+def field(out, name):
+    for line in out:
+        m = re.search(r'(?:^|\s)' + re.escape(name) + r':\s+(\S+)', line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def check_stat(p, out):
+    st = os.lstat(os.path.join(mnt, p[1:]))
+    checks = [('Inode', st.st_ino, int), ('Size', st.st_size, int),
+              ('Links', st.st_nlink, int), ('User', st.st_uid, int),
+              ('Group', st.st_gid, int),
+              ('Mode', st.st_mode & 0o7777, lambda v: int(v, 8))]
+    for name, want, conv in checks:
+        v = field(out, name)
+        if v is None or conv(v) != want:
+            fail('stat %s: %s %s, kernel %s' % (p, name, v, want))
+    for line in out:
+        m = re.match(r'\s*mtime: 0x([0-9a-f]{8}):([0-9a-f]{8}) ', line)
+        if m:
+            sec = int(m.group(1), 16)
+            sec = sec - (1 << 32) if sec & 0x80000000 else sec
+            extra = int(m.group(2), 16)
+            sec += (extra & 3) << 32
+            ns = sec * 10**9 + (extra >> 2)
+            if ns != st.st_mtime_ns:
+                fail('stat %s: mtime %d, kernel %d' % (p, ns,
+                                                       st.st_mtime_ns))
+            break
+    else:
+        fail('stat %s: no mtime with nanoseconds' % p)
+
+
+EA = re.compile(r'^  (\S+) \((\d+)\)(?: = (.*))?$')
+
+
+def check_ea(p, out):
+    full = os.path.join(mnt, p[1:])
+    got = {}
+    for line in out:
+        m = EA.match(line)
+        if m and m.group(1) != 'system.data':
+            got[m.group(1)] = (int(m.group(2)), m.group(3))
+    want = {n: os.getxattr(full, n, follow_symlinks=False)
+            for n in os.listxattr(full, follow_symlinks=False)}
+    if set(got) != set(want):
+        fail('ea_list %s: %s, kernel %s' % (p, sorted(got), sorted(want)))
+        return
+    for n, v in want.items():
+        if got[n][0] != len(v):
+            fail('ea_list %s: %s length %d, kernel %d' % (p, n, got[n][0],
+                                                          len(v)))
+        elif v.isascii() and v.decode().isprintable() and \
+                got[n][1] != '"%s"' % v.decode():
+            fail('ea_list %s: %s = %s, kernel %r' % (p, n, got[n][1], v))
+
+
+for (kind, p, cmd), out in zip(cmds, sections):
+    if kind == 'ls':
+        check_ls(p, out)
+    elif kind == 'lsi':
+        check_order(p, out, 'inode')
+    elif kind == 'lsh':
+        check_order(p, out, 'hash')
+    elif kind == 'stat':
+        check_stat(p, out)
+    elif kind == 'ea':
+        check_ea(p, out)
+    elif kind == 'dump':
+        out_file = cmd.rsplit(' ', 1)[1].strip('"')
+        if sha(out_file) != sha(os.path.join(mnt, p[1:])):
+            fail('dump %s: contents differ from the kernel' % p)
+special = sorted({n for root, dn, fn in os.walk(mnt) for n in fn
+                  if not os.path.isfile(os.path.join(root, n)) and
+                  not os.path.islink(os.path.join(root, n))})
+for d in top:
+    # diff cannot compare fifos or devices; their mode is checked below
+    r = subprocess.run(['diff', '-r', '--no-dereference'] +
+                       ['-x' + n for n in special] +
+                       [os.path.join(mnt, d[1:]),
+                        os.path.join(rdumpdir, d[1:])],
+                       capture_output=True)
+    if r.returncode != 0:
+        fail('rdump %s differs: %s' % (d, r.stdout.decode()[:300]))
+    for root, dn, fn in os.walk(os.path.join(rdumpdir, d[1:])):
+        for n in dn + fn:
+            a = os.lstat(os.path.join(root, n))
+            b = os.lstat(os.path.join(mnt, os.path.relpath(
+                os.path.join(root, n), rdumpdir)))
+            if (a.st_mode, a.st_uid, a.st_mtime_ns) != \
+                    (b.st_mode, b.st_uid, b.st_mtime_ns) and \
+                    not os.path.islink(os.path.join(root, n)):
+                fail('rdump %s: mode/owner/mtime of %s differ' % (d, n))
+
+# ---- against the reference debugfs -------------------------------------
+
+
+def run(prog, req):
+    r = subprocess.run([prog, '-R', req, image], capture_output=True)
+    return r.stdout.decode('utf-8', 'surrogateescape')
+
+
+files = [p for p in others if not os.path.islink(os.path.join(mnt, p[1:]))]
+inos = sorted({os.lstat(os.path.join(mnt, p[1:])).st_ino for p in files})
+req = 'ncheck ' + ' '.join(str(i) for i in inos)
+pairs = (lambda out: sorted(set(tuple(l.split('\t', 1))
+                                for l in out.splitlines()[1:] if '\t' in l)))
+if pairs(run(dbg, req)) != pairs(run(ref, req)):
+    fail('ncheck differs from the reference debugfs')
+
+blocks = []
+for p in files:
+    out = run(dbg, 'blocks ' + quote(p))
+    for m in re.finditer(r'\):(\d+)', out):
+        blocks.append(int(m.group(1)))
+blocks = sorted(set(blocks))[:40] + [0, 1]
+req = 'icheck ' + ' '.join(str(b) for b in blocks)
+if pairs(run(dbg, req)) != pairs(run(ref, req)):
+    fail('icheck differs from the reference debugfs: ours %s ref %s' %
+         (pairs(run(dbg, req))[:4], pairs(run(ref, req))[:4]))
+for b in [b for b in blocks if b][:10]:
+    req = 'testb %d 3' % b
+    used = (lambda out: [('marked in use' in l) for l in out.splitlines()
+                         if l.startswith('Block')])
+    if used(run(dbg, req)) != used(run(ref, req)):
+        fail('testb %d differs from the reference debugfs' % b)
+
+print('%d commands checked, %d failures' % (len(cmds), len(fails)))
+sys.exit(1 if fails else 0)

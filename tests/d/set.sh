@@ -1,0 +1,67 @@
+#!/bin/sh
+# set.sh --- raw changes (set.cases): each case runs our debugfs -w on a
+# fresh copy of an image holding one file (inode 12, written by the
+# reference debugfs), then the reference debugfs must read the change
+# back, the reference e2fsck -fn must be clean (or must object, for the
+# changes that break consistency on purpose), and inode 12's i_version
+# must have moved exactly once per set_inode_field (or not at all).
+
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+here=$top_srcdir/tests/d
+dbg=$top_builddir/debugfs/debugfs
+ref=/usr/sbin/debugfs
+fsck=/usr/sbin/e2fsck
+[ -x "$dbg" ] || { echo "FAIL: no debugfs at $dbg"; exit 1; }
+[ -x "$ref" ] && [ -x "$fsck" ] ||
+	{ echo "SKIP: no reference e2fsprogs"; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-set.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+
+/usr/sbin/mke2fs -q -F -t ext4 -b 1024 "$work/base.img" 8M >/dev/null || exit 1
+head -c 5000 /dev/urandom > "$work/payload"
+"$ref" -w -R "write $work/payload f" "$work/base.img" >/dev/null 2>&1
+"$fsck" -fn "$work/base.img" >/dev/null 2>&1 ||
+	{ echo "FAIL: base image not clean"; exit 1; }
+
+version() {
+	"$ref" -R 'stat <12>' "$1" 2>/dev/null |
+		sed -n 's/.*Version: *\(0x[0-9a-f:]*\).*/\1/p'
+}
+
+fails=0
+n=0
+grep -v '^#' "$here/set.cases" > "$work/cases"
+while IFS='|' read -r name cmds req want fsck_want ver <&3; do
+	n=$((n + 1))
+	img=$work/$name.img
+	cp "$work/base.img" "$img"
+	v0=$(version "$img")
+	echo "$cmds" | tr ';' '\n' > "$work/cmds"
+	bad=
+	"$dbg" -w -f "$work/cmds" "$img" >"$work/out" 2>"$work/err" ||
+		bad="our debugfs failed: $(cat "$work/err")"
+	"$ref" -R "$req" "$img" 2>/dev/null | grep -Eq -- "$want" ||
+		bad="$bad; reference '$req' does not show /$want/"
+	if "$fsck" -fn "$img" >"$work/fsck" 2>&1; then
+		[ "$fsck_want" = clean ] || bad="$bad; e2fsck found no problem"
+	else
+		[ "$fsck_want" = dirty ] ||
+			bad="$bad; e2fsck: $(grep -v '^e2fsck\|^Pass' \
+				"$work/fsck" | head -3 | tr '\n' ' ')"
+	fi
+	v1=$(version "$img")
+	if [ "$ver" = bump ]; then
+		lo0=$((0x${v0##*:})) lo1=$((0x${v1##*:}))
+		[ "$lo1" = $((lo0 + 1)) ] ||
+			bad="$bad; i_version $v0 -> $v1, want one bump"
+	elif [ "$v0" != "$v1" ] && [ "${name#sif-version}" = "$name" ]; then
+		bad="$bad; i_version moved: $v0 -> $v1"
+	fi
+	if [ -n "$bad" ]; then
+		echo "FAIL: $name: $bad"
+		fails=$((fails + 1))
+	fi
+done 3< "$work/cases"
+echo "$n cases, $fails failed"
+[ "$fails" = 0 ]
