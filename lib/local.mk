@@ -71,3 +71,18 @@ lib_libe2x_la_SOURCES += \
 	lib/geometry.c \
 	lib/nullio.c \
 	lib/mkfs.c
+
+# itree (e2x-itree.h): inode-ordered B+tree beside an indexed directory.
+lib_libe2x_la_SOURCES += \
+	lib/e2x-itree.h \
+	lib/itree-int.h \
+	lib/itree_node.c \
+	lib/itree_root.c \
+	lib/itree_alloc.c \
+	lib/itree_insert.c \
+	lib/itree_remove.c \
+	lib/itree_build.c \
+	lib/itree_iterate.c \
+	lib/itree_verify.c \
+	lib/itree_stats.c
+e2xinclude_HEADERS += lib/e2x-itree.h

@@ -1,0 +1,206 @@
+/*
+ * itree_remove.c --- removing an entry, and coalescing: a non-root node
+ * that drops below ITREE_UNDER_Q quarters full is merged with a neighbour
+ * when the two fit in ITREE_MERGE_Q quarters, else the two are evened out.
+ * The gap between the quarters keeps a node from merging and splitting
+ * back and forth; a root left with one child gives way to it.
+ */
+#include "config.h"
+#include <string.h>
+#include "itree-int.h"
+
+static errcode_t rebalance(struct itree_ctx *c, unsigned int level);
+
+static unsigned int node_used(char *buf)
+{
+	return ext2fs_le16_to_cpu(itree_hdr(buf)->in_used);
+}
+
+static unsigned int node_count(char *buf)
+{
+	return ext2fs_le16_to_cpu(itree_hdr(buf)->in_count);
+}
+
+/* The root has a single child left: make the child the root. */
+static errcode_t collapse_root(struct itree_ctx *c)
+{
+	char *buf = c->path[c->levels - 1].buf;
+	blk64_t old = c->path[c->levels - 1].blk;
+
+	c->root.ir_root = itree_index_child(itree_entry(buf, 0));
+	c->levels--;
+	c->root_dirty = 1;
+	return itree_free_node(c, old);
+}
+
+/* Remove entry BIDX from the node at LEVEL (an interior node). */
+static void drop_index(struct itree_ctx *c, unsigned int level,
+		       unsigned int bidx)
+{
+	char *buf = c->path[level].buf;
+	unsigned int n = node_count(buf);
+	unsigned int off = bidx * E2X_ITREE_INDEX_LEN;
+
+	memmove(itree_entry(buf, off), itree_entry(buf, off +
+						   E2X_ITREE_INDEX_LEN),
+		(n - bidx - 1) * E2X_ITREE_INDEX_LEN);
+	itree_node_set_used(c, buf, n - 1, (n - 1) * E2X_ITREE_INDEX_LEN);
+}
+
+/* A and B are neighbours at LEVEL, B being child BIDX of the parent. */
+struct pair {
+	char *a, *b;
+	blk64_t ablk, bblk;
+	unsigned int bidx;
+};
+
+static errcode_t merge_pair(struct itree_ctx *c, unsigned int level,
+			    struct pair *p)
+{
+	unsigned int ua = node_used(p->a), ub = node_used(p->b);
+	errcode_t err;
+
+	memcpy(itree_entry(p->a, ua), itree_entry(p->b, 0), ub);
+	itree_node_set_used(c, p->a, node_count(p->a) + node_count(p->b),
+			    ua + ub);
+	err = itree_write_node(c, p->ablk, p->a);
+	if (!err)
+		err = itree_free_node(c, p->bblk);
+	if (err)
+		return err;
+	itree_count(ITC_MERGE);
+	drop_index(c, level + 1, p->bidx);
+	return rebalance(c, level + 1);
+}
+
+/* Share the entries of A and B evenly and fix B's separator. */
+static errcode_t even_pair(struct itree_ctx *c, unsigned int level,
+			   struct pair *p)
+{
+	unsigned int ua = node_used(p->a), ub = node_used(p->b);
+	unsigned int total = ua + ub, n, s;
+	char *parent = c->path[level + 1].buf;
+	struct itree_key sep;
+	errcode_t err;
+
+	memcpy(c->wide, itree_entry(p->a, 0), ua);
+	memcpy(c->wide + ua, itree_entry(p->b, 0), ub);
+	n = itree_area_offsets(c->wide, total, level == 0, c->offs);
+	s = itree_split_point(c->offs, n, total, c->area);
+	memcpy(itree_entry(p->a, 0), c->wide, c->offs[s]);
+	itree_node_set_used(c, p->a, s, c->offs[s]);
+	memcpy(itree_entry(p->b, 0), c->wide + c->offs[s], total - c->offs[s]);
+	itree_node_set_used(c, p->b, n - s, total - c->offs[s]);
+	itree_entry_key(itree_entry(p->b, 0), level == 0, &sep);
+	itree_index_fill(itree_entry(parent, p->bidx * E2X_ITREE_INDEX_LEN),
+			 sep.ino, sep.hash,
+			 p->bblk);
+	err = itree_write_node(c, p->ablk, p->a);
+	if (!err)
+		err = itree_write_node(c, p->bblk, p->b);
+	if (!err)
+		err = itree_write_node(c, c->path[level + 1].blk, parent);
+	itree_count(ITC_SHIFT);
+	return err;
+}
+
+/*
+ * The node at LEVEL changed: write it, and if it fell below the underflow
+ * mark merge it with or even it against a neighbour.
+ */
+static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
+{
+	struct itree_level *me = &c->path[level];
+	char *parent, *sib = c->spare[1];
+	unsigned int pidx, pn, sidx;
+	struct pair p;
+	errcode_t err;
+
+	if (level + 1 == c->levels) {
+		if (level > 0 && node_count(me->buf) == 1)
+			return collapse_root(c);
+		return itree_write_node(c, me->blk, me->buf);
+	}
+	if (node_used(me->buf) * 4 >= ITREE_UNDER_Q * c->area)
+		return itree_write_node(c, me->blk, me->buf);
+	parent = c->path[level + 1].buf;
+	pidx = c->path[level + 1].idx;
+	pn = node_count(parent);
+	if (pn < 2)
+		return E2X_ERR_ITREE_CORRUPT;
+	sidx = pidx + 1 < pn ? pidx + 1 : pidx - 1;
+	err = itree_read_node(c, itree_index_child(itree_entry(parent,
+				sidx * E2X_ITREE_INDEX_LEN)), sib, level);
+	if (err)
+		return err;
+	if (sidx > pidx) {
+		p.a = me->buf;
+		p.ablk = me->blk;
+		p.b = sib;
+		p.bidx = sidx;
+	} else {
+		p.a = sib;
+		p.b = me->buf;
+		p.bblk = me->blk;
+		p.bidx = pidx;
+	}
+	p.ablk = itree_index_child(itree_entry(parent, (p.bidx - 1) *
+					       E2X_ITREE_INDEX_LEN));
+	p.bblk = itree_index_child(itree_entry(parent, p.bidx *
+					       E2X_ITREE_INDEX_LEN));
+	/* entry 0 of an interior node takes the separator it lives under */
+	if (level > 0)
+		memcpy(itree_entry(p.b, 0),
+		       itree_entry(parent, p.bidx * E2X_ITREE_INDEX_LEN), 8);
+	if ((node_used(p.a) + node_used(p.b)) * 4 <= ITREE_MERGE_Q * c->area)
+		return merge_pair(c, level, &p);
+	return even_pair(c, level, &p);
+}
+
+errcode_t e2x_itree_remove(ext2_filsys fs, ext2_ino_t dir,
+			   struct ext2_inode_large *dir_inode,
+			   const struct e2x_itree_entry *ent, int flags)
+{
+	struct itree_ctx c;
+	struct itree_key k;
+	unsigned int pos, off, count, len, used;
+	char *leaf;
+	errcode_t err, err2;
+	int found;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (!e2x_itree_feature(fs))
+		return 0;
+	if (!ent || !ent->name || !ent->name_len || ent->name_len > 255)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = itree_ctx_init(&c, fs, dir, dir_inode, 1);
+	if (err)
+		return err == E2X_ERR_NOT_FOUND ? 0 : err;
+	k.ino = ent->ino;
+	k.hash = ent->hash;
+	k.name_len = ent->name_len;
+	k.name = ent->name;
+	err = itree_descend_find(&c, &k, &pos, &off, &count, &found);
+	if (err)
+		goto out;
+	if (!found) {
+		err = E2X_ERR_NOT_FOUND;
+		goto out;
+	}
+	leaf = c.path[0].buf;
+	used = node_used(leaf);
+	len = itree_entry_len(leaf, off);
+	memmove(itree_entry(leaf, off), itree_entry(leaf, off + len),
+		used - off - len);
+	itree_node_set_used(&c, leaf, count - 1, used - len);
+	err = rebalance(&c, 0);
+	itree_count(ITC_REMOVE);
+out:
+	if (c.root_dirty) {
+		err2 = itree_root_store(&c);
+		if (!err)
+			err = err2;
+	}
+	itree_ctx_free(&c);
+	return err;
+}
