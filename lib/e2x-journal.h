@@ -8,7 +8,7 @@
  *	struct e2x_journal_opts o = { .ext_journal = path_or_NULL };
  *	struct e2x_journal_result r;
  *	err = e2x_journal_recover(fs, &o, &r);
- *	ext2fs_close_free(&fs);		// in-memory fs state is stale now
+ *	ext2fs_close_free(&fs);		// writes nothing (see below)
  *	ext2fs_open2(name, ...);	// reopen: the replayed state
  *	err = e2x_orphans_process(fs, 0, report_fn, ctx, &orph);
  *	e2x_journal_result_release(&r);
@@ -20,9 +20,11 @@
  *	(RW is allowed: writes land in the overlay, never on the device),
  *	run e2x_orphans_process() on that, then check it as usual.
  *
- * The fs passed to e2x_journal_recover() must not have unflushed changes;
- * the function itself does not modify the in-memory fs, only the device
- * (or overlay).  Recovery follows the kernel's three passes (scan, revoke,
+ * The fs passed to e2x_journal_recover() must not have unflushed changes.
+ * Once a writing recovery has started, the in-memory fs (superblock,
+ * descriptors, bitmaps) is stale: the function clears EXT2_FLAG_RW and the
+ * dirty flags in fs->flags, so closing it writes nothing; reopen it.  A
+ * dry run leaves the fs untouched.  Recovery follows the kernel's three passes (scan, revoke,
  * replay) and stops at the first transaction that fails its sequence or
  * checksum, exactly where the kernel would.
  */

@@ -149,6 +149,18 @@ static errcode_t replay_and_finish(struct e2x_journal *j, io_channel sink,
 	return err;
 }
 
+/*
+ * FS's superblock, descriptors and bitmaps in memory predate the replay:
+ * make closing it write nothing (ext2fs_close would otherwise store the
+ * stale superblock, needs_recovery included, when it accounts the bytes
+ * written).  The caller reopens the fs.
+ */
+static void forget_stale_state(ext2_filsys fs)
+{
+	fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY | EXT2_FLAG_IB_DIRTY |
+		       EXT2_FLAG_BB_DIRTY);
+}
+
 errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 			      struct e2x_journal_result *res)
 {
@@ -177,6 +189,7 @@ errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 	} else {
 		sink = fs->io;
 		jsink = j->own_jio ? j->jio : fs->io;
+		forget_stale_state(fs);
 	}
 	if (!err)
 		err = replay_and_finish(j, sink, jsink, res);

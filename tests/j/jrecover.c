@@ -140,12 +140,10 @@ int main(int argc, char **argv)
 		}
 		recovered = 1;
 	}
-	/* The in-memory fs is stale now: drop it without flushing. */
-	if (dry)
-		ext2fs_close_free(&fs);
-	else
-		ext2fs_free(fs);
-	fs = NULL;
+	/* The in-memory fs is stale now; closing it must write nothing. */
+	err = ext2fs_close_free(&fs);
+	if (err)
+		goto fail;
 	if (r.fs_overlay)
 		err = e2x_overlay_open_fs(r.fs_overlay, dev,
 					  oflags | EXT2_FLAG_RW, 0, 0, &fs);
