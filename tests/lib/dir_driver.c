@@ -54,7 +54,7 @@ static void note(const char *dir, const char *name, ext2_ino_t ino, char t)
 		exit(2);
 	}
 	r = &recs[nrecs++];
-	snprintf(r->path, sizeof(r->path), "%s/%s", dir, name);
+	snprintf(r->path, sizeof(r->path), "%.200s/%.90s", dir, name);
 	r->ino = ino;
 	r->type = t;
 	r->live = 1;

@@ -412,6 +412,117 @@ START_TEST(pack_back_inline)
 }
 END_TEST
 
+static uint64_t version_of(ext2_filsys fs, ext2_ino_t ino)
+{
+	struct ext2_inode_large *in = calloc(1, EXT2_INODE_SIZE(fs->super) +
+					     sizeof(*in));
+	uint64_t v;
+
+	ck_assert_int_eq(e2x_read_inode(fs, ino, in), 0);
+	v = e2x_inode_get_version(in, EXT2_INODE_SIZE(fs->super));
+	free(in);
+	return v;
+}
+
+/* Every changed inode moves i_version by exactly one per operation, also
+ * when the operation writes it several times (promotion, index build,
+ * splits). */
+START_TEST(iversion_once_per_operation)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t a, b, sub, file;
+	uint64_t va, vb, vs, vf;
+	char name[64];
+	unsigned int i;
+
+	fixture_mkfs(&fx, "-b 1024 -O inline_data", "16M");
+	fs = fx.fs;
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "a", 1, 0755, 0, &a),
+			 0);
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "b", 1, 0755, 0, &b),
+			 0);
+	ck_assert_uint_eq(version_of(fs, a), 1);
+	ck_assert_int_eq(e2x_dir_mknod(fs, a, "f", 1, LINUX_S_IFREG | 0644, 0,
+				       &file), 0);
+	ck_assert_uint_eq(version_of(fs, file), 1);
+	for (i = 0; i < 200; i++) {	/* promotion, index build, splits */
+		snprintf(name, sizeof(name), "a-rather-long-link-name-%u", i);
+		va = version_of(fs, a);
+		vf = version_of(fs, file);
+		ck_assert_int_eq(e2x_dir_link(fs, a, name, strlen(name), file,
+					      0), 0);
+		ck_assert_uint_eq(version_of(fs, a), va + 1);
+		ck_assert_uint_eq(version_of(fs, file), vf + 1);
+	}
+	ck_assert_int_eq(form_of(fs, a), E2X_DIR_FORM_HTREE);
+	ck_assert_int_eq(e2x_dir_mkdir(fs, a, "sub", 3, 0755, 0, &sub), 0);
+	va = version_of(fs, a);
+	vb = version_of(fs, b);
+	vs = version_of(fs, sub);
+	ck_assert_int_eq(e2x_dir_rename(fs, a, "sub", 3, b, "sub2", 4, 0), 0);
+	ck_assert_uint_eq(version_of(fs, a), va + 1);
+	ck_assert_uint_eq(version_of(fs, b), vb + 1);
+	ck_assert_uint_eq(version_of(fs, sub), vs + 1);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
+struct names_seen {
+	unsigned int n;
+};
+
+static int count_names(const struct e2x_dir_entry *ent, void *priv)
+{
+	(void)ent;
+	((struct names_seen *)priv)->n++;
+	return 0;
+}
+
+/* A multi-block linear directory (made without dir_index) is indexed on
+ * request once the feature is on; the entries stay the same. */
+START_TEST(build_htree_on_linear)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, file, got;
+	struct names_seen seen = { 0 };
+	char name[64];
+	unsigned int i, n = 2000;
+
+	fixture_mkfs(&fx, "-b 1024 -O ^dir_index", "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "linear-entry-%u", i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, strlen(name),
+					      file, 0), 0);
+	}
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_LINEAR);
+	ck_assert_int_eq(e2x_dir_build_htree(fs, dir, 0),
+			 E2X_ERR_UNSUPPORTED);
+	ext2fs_set_feature_dir_index(fs->super);
+	ext2fs_mark_super_dirty(fs);
+	ck_assert_int_eq(e2x_dir_build_htree(fs, dir, 0), 0);
+	ck_assert_int_eq(form_of(fs, dir), E2X_DIR_FORM_HTREE);
+	assert_verified(fs, dir);
+	for (i = 0; i < n; i += 7) {
+		snprintf(name, sizeof(name), "linear-entry-%u", i);
+		ck_assert_int_eq(e2x_dir_lookup(fs, dir, name, strlen(name),
+						&got, NULL), 0);
+		ck_assert_uint_eq(got, file);
+	}
+	ck_assert_int_eq(e2x_dir_iterate(fs, dir, E2X_DIR_ORDER_HASH, 0,
+					 count_names, &seen), 0);
+	ck_assert_uint_eq(seen.n, n);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_dir(void)
 {
 	Suite *s = suite_create("dir");
@@ -427,6 +538,8 @@ static Suite *suite_dir(void)
 	tcase_add_test(tc, third_level_large_dir);
 	tcase_add_test(tc, rename_rules);
 	tcase_add_test(tc, pack_back_inline);
+	tcase_add_test(tc, iversion_once_per_operation);
+	tcase_add_test(tc, build_htree_on_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }
