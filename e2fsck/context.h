@@ -101,6 +101,12 @@ struct fsck_ctx {
 	int has_dups;
 	int orphan_chain;		/* s_last_orphan set: dtime is a link */
 
+	/* Journal and orphans at start-up (journal.c). */
+	struct e2x_journal_result jres;
+	int have_jres;
+	struct e2x_overlay *overlay;	/* -n: the fs is read through it */
+	struct e2x_overlay *own_overlay; /* one journal.c created */
+
 	/* Counts for -v. */
 	unsigned long n_files, n_dirs, n_regular, n_links, n_symlinks,
 		n_fast_symlinks, n_devices, n_fifos, n_sockets, n_inline,

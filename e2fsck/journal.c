@@ -1,31 +1,206 @@
 /*
- * journal.c --- e2fsck start-up: what to do when the journal needs
- * recovery and when orphans wait to be released.  The replay itself is
- * libe2x's (lib/e2x-journal.h).
+ * journal.c --- e2fsck start-up before any pass: recover the journal
+ * (written back for -y/-p, replayed into an in-memory overlay for -n so
+ * the check sees what the kernel would), release orphans the same way,
+ * and report a journal that cannot be used.  The work itself is libe2x's
+ * (lib/e2x-journal.h); this file decides and reports.
  */
 #include "config.h"
 #include "problem.h"
 #include "journal.h"
 
-int fsck_journal_startup(struct fsck_ctx *ctx)
+static void jproblem(struct fsck_ctx *ctx, problem_t code, const char *str,
+		     uint64_t num, uint64_t num2)
 {
-	struct ext2_super_block *sb = ctx->fs->super;
 	struct problem_ctx pctx;
 
 	pctx_clear(&pctx);
-	if (ext2fs_has_feature_journal_needs_recovery(sb)) {
-		if (ctx->opt.mode != MODE_NO) {
-			fprintf(stderr, "%s: %s: the journal needs recovery, "
-				"which this e2fsck cannot do yet; run with -n "
-				"or mount the file system once\n", ctx->prog,
-				ctx->opt.device);
-			return 1;
-		}
-		fix_problem(ctx, PR_0_JOURNAL_NOT_REPLAYED, &pctx);
+	pctx.str = str;
+	pctx.num = num;
+	pctx.num2 = num2;
+	fix_problem(ctx, code, &pctx);
+}
+
+static int open_flags(struct fsck_ctx *ctx, int rw)
+{
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
+		    EXT2_FLAG_SKIP_MMP;
+
+	if (rw)
+		flags |= EXT2_FLAG_RW;
+	if (ctx->opt.superblock)
+		flags |= EXT2_FLAG_MASTER_SB_ONLY;
+	return flags;
+}
+
+/* Reopen the file system: over OV when given (writes stay in memory). */
+static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
+{
+	unsigned int bs = ctx->opt.superblock ? ctx->fs->blocksize : 0;
+	blk64_t sb = ctx->opt.superblock;
+	errcode_t err;
+
+	ext2fs_close_free(&ctx->fs);
+	if (ov)
+		err = e2x_overlay_open_fs(ov, ctx->opt.device,
+					  open_flags(ctx, 1), sb, bs, &ctx->fs);
+	else
+		err = ext2fs_open2(ctx->opt.device, NULL,
+				   open_flags(ctx, ctx->fs_rw) |
+					   (ctx->fs_rw ? EXT2_FLAG_EXCLUSIVE : 0),
+				   sb, bs, unix_io_manager, &ctx->fs);
+	if (err)
+		fprintf(stderr, "%s: cannot reopen %s: %s\n", ctx->prog,
+			ctx->opt.device, error_message(err));
+	return err;
+}
+
+/* A journal whose superblock cannot be loaded is a problem of its own. */
+static int journal_usable(struct fsck_ctx *ctx)
+{
+	struct e2x_journal_opts o = { .ext_journal = ctx->opt.journal_path };
+	struct e2x_journal *j = NULL;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_journal(ctx->fs->super))
+		return 0;
+	err = e2x_journal_load(ctx->fs, &o, &j);
+	if (j)
+		e2x_journal_free(j);
+	if (!err)
+		return 1;
+	jproblem(ctx, PR_0_JOURNAL_BAD, error_message(err), 0, 0);
+	return 0;
+}
+
+static int recover(struct fsck_ctx *ctx)
+{
+	struct e2x_journal_opts o = { .ext_journal = ctx->opt.journal_path };
+	struct e2x_journal_result *r = &ctx->jres;
+	int dry = ctx->opt.mode == MODE_NO;
+	errcode_t err;
+
+	if (dry)
+		o.flags |= E2X_JOURNAL_DRY_RUN;
+	err = e2x_journal_recover(ctx->fs, &o, r);
+	ctx->have_jres = 1;
+	if (err) {
+		jproblem(ctx, PR_0_JOURNAL_RECOVER_FAILED, error_message(err),
+			 0, 0);
+		if (dry)
+			return 0;
+		/* the library left the device in the state e2fsck sets */
+		return reopen(ctx, NULL) ? -1 : 0;
 	}
-	if (sb->s_last_orphan || ext2fs_has_feature_orphan_present(sb)) {
+	if (dry) {
+		if (!r->fs_overlay) {
+			jproblem(ctx, PR_0_JOURNAL_NOT_REPLAYED, NULL, 0, 0);
+			return 0;
+		}
+		if (reopen(ctx, r->fs_overlay))
+			return -1;
+		ctx->overlay = r->fs_overlay;
+		jproblem(ctx, PR_0_JOURNAL_REPLAYED_DRY, NULL, r->transactions,
+			 r->blocks_replayed);
+		return 0;
+	}
+	jproblem(ctx, PR_0_JOURNAL_REPLAYED, NULL, r->transactions,
+		 r->blocks_replayed);
+	return reopen(ctx, NULL) ? -1 : 0;
+}
+
+static int orphan_report(ext2_filsys fs, ext2_ino_t ino,
+			 enum e2x_orphan_action action, void *data)
+{
+	struct fsck_ctx *ctx = data;
+	struct problem_ctx pctx;
+	int dry = ctx->opt.mode == MODE_NO;
+
+	pctx_clear(&pctx);
+	pctx.ino = ino;
+	switch (action) {
+	case E2X_ORPHAN_RELEASED:
+		pctx.str = "released";
+		break;
+	case E2X_ORPHAN_TRUNCATED:
+		pctx.str = "truncated to its size";
+		break;
+	case E2X_ORPHAN_BAD_INODE:
+		pctx.str = "not a valid orphan";
+		fix_problem(ctx, PR_0_ORPHAN_BAD, &pctx);
+		return 0;
+	default:
+		pctx.str = "bad orphan file block";
+		fix_problem(ctx, PR_0_ORPHAN_BAD, &pctx);
+		return 0;
+	}
+	if (ctx->opt.mode != MODE_PREEN || ctx->opt.verbose)
+		fix_problem(ctx, dry ? PR_0_ORPHAN_RELEASED_DRY :
+				       PR_0_ORPHAN_RELEASED, &pctx);
+	return 0;
+}
+
+static int has_orphans(ext2_filsys fs)
+{
+	return fs->super->s_last_orphan ||
+	       ext2fs_has_feature_orphan_present(fs->super);
+}
+
+static int release_orphans(struct fsck_ctx *ctx)
+{
+	struct e2x_orphan_result res = { 0 };
+	errcode_t err;
+
+	if (ctx->opt.mode == MODE_NO && !ctx->overlay) {
+		err = e2x_overlay_create(ctx->opt.device, &ctx->own_overlay);
+		if (err || reopen(ctx, ctx->own_overlay)) {
+			ctx->orphan_chain = 1;
+			jproblem(ctx, PR_0_ORPHANS_PRESENT, NULL, 0, 0);
+			return err ? 0 : -1;
+		}
+		ctx->overlay = ctx->own_overlay;
+	}
+	err = e2x_orphans_process(ctx->fs, 0, orphan_report, ctx, &res);
+	if (err) {
 		ctx->orphan_chain = 1;
-		fix_problem(ctx, PR_0_ORPHANS_PRESENT, &pctx);
+		jproblem(ctx, PR_0_ORPHANS_PRESENT, NULL, 0, 0);
+		return 0;
+	}
+	/* write what was released, then check the result */
+	err = ext2fs_flush(ctx->fs);
+	if (err) {
+		fprintf(stderr, "%s: cannot write the released orphans: %s\n",
+			ctx->prog, error_message(err));
+		return -1;
 	}
 	return 0;
+}
+
+int fsck_journal_startup(struct fsck_ctx *ctx)
+{
+	int usable = journal_usable(ctx);
+
+	if (ext2fs_has_feature_journal_needs_recovery(ctx->fs->super)) {
+		if (usable) {
+			if (recover(ctx))
+				return 1;
+		} else {
+			jproblem(ctx, PR_0_JOURNAL_NOT_REPLAYED, NULL, 0, 0);
+		}
+	}
+	if (ctx->opt.journal_only)
+		return 0;
+	if (has_orphans(ctx->fs) && release_orphans(ctx))
+		return 1;
+	return 0;
+}
+
+void fsck_journal_release(struct fsck_ctx *ctx)
+{
+	if (ctx->have_jres)
+		e2x_journal_result_release(&ctx->jres);
+	if (ctx->own_overlay)
+		e2x_overlay_release(ctx->own_overlay);
+	ctx->have_jres = 0;
+	ctx->own_overlay = ctx->overlay = NULL;
 }

@@ -82,6 +82,22 @@ static const struct problem_row rows[] = {
 { PR_0_META_BG_FIRST, PROMPT_NONE, PR_FATAL,
   "The first meta block group {num} is beyond the descriptor blocks "
   "({num2})" },
+{ PR_0_JOURNAL_BAD, PROMPT_CLEAR, NR,
+  "The journal cannot be used ({str})" },
+{ PR_0_JOURNAL_REPLAYED, PROMPT_NONE, PR_INFO,
+  "Journal recovered: {num} transaction(s), {num2} block(s) written back" },
+{ PR_0_JOURNAL_REPLAYED_DRY, PROMPT_NONE, PR_INFO,
+  "Journal replayed in memory for this read-only check: {num} "
+  "transaction(s), {num2} block(s)" },
+{ PR_0_JOURNAL_RECOVER_FAILED, PROMPT_NONE, 0,
+  "Journal recovery failed ({str}); checking without the journal's "
+  "changes" },
+{ PR_0_ORPHAN_RELEASED, PROMPT_NONE, PR_INFO,
+  "Orphan inode {ino} {str}" },
+{ PR_0_ORPHAN_RELEASED_DRY, PROMPT_NONE, PR_INFO,
+  "Orphan inode {ino} {str} in memory for this read-only check" },
+{ PR_0_ORPHAN_BAD, PROMPT_CLEAR, P,
+  "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, NR,
   "Inode {ino}'s checksum does not match its contents" },

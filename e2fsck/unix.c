@@ -474,7 +474,9 @@ int main(int argc, char **argv)
 	check_features(&ctx);
 
 	if (fsck_journal_startup(&ctx)) {
-		ext2fs_close_free(&ctx.fs);
+		if (ctx.fs)
+			ext2fs_close_free(&ctx.fs);
+		fsck_journal_release(&ctx);
 		return FSCK_ERROR | ctx.exit_extra;
 	}
 	if (ctx.opt.journal_only)
@@ -502,6 +504,7 @@ close:
 			ctx.prog, error_message(err));
 		ctx.exit_extra |= FSCK_ERROR;
 	}
+	fsck_journal_release(&ctx);
 	if (ctx.opt.timing)
 		print_times(&ctx, now_seconds() - t0);
 	rc = ctx.exit_extra;
