@@ -3,10 +3,11 @@
  * processing: recover an image for real, or dry-run into an overlay and
  * optionally dump the overlay's view of the device to a file.
  *
- *   jrecover [-n] [-R] [-j extjournal] [-o dumpfile] [-S] image
+ *   jrecover [-n] [-R] [-j extjournal] [-o dump] [-J jdump] [-S] image
  *	-n	dry run (nothing written to image or journal device)
  *	-R	replay only: no orphan processing
  *	-o F	with -n: write the post-recovery device image to F
+ *	-J F	with -n and -j: the same for the external journal device
  *	-S	scan only: print what recovery would do, no replay
  * Prints one "key=value" line.  Exit 0 ok, 1 recovery error, 2 usage.
  */
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
 	struct e2x_journal_opts o;
 	struct e2x_journal_result r;
 	struct e2x_orphan_result orph;
-	const char *dump = NULL, *dev;
+	const char *dump = NULL, *jdump = NULL, *dev;
 	int c, dry = 0, scan = 0, recovered = 0, replay_only = 0;
 	int oflags = EXT2_FLAG_64BITS;
 	ext2_filsys fs = NULL;
@@ -105,12 +106,13 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	memset(&orph, 0, sizeof(orph));
 	e2x_init_errors();
-	while ((c = getopt(argc, argv, "nRj:o:S")) != -1) {
+	while ((c = getopt(argc, argv, "nRj:o:J:S")) != -1) {
 		switch (c) {
 		case 'n': dry = 1; break;
 		case 'R': replay_only = 1; break;
 		case 'j': o.ext_journal = optarg; break;
 		case 'o': dump = optarg; break;
+		case 'J': jdump = optarg; break;
 		case 'S': scan = dry = 1; break;
 		default: return 2;
 		}
@@ -162,6 +164,11 @@ int main(int argc, char **argv)
 	}
 	if (dump && r.fs_overlay) {
 		err = dump_overlay(r.fs_overlay, dev, dump);
+		if (err)
+			goto fail;
+	}
+	if (jdump && r.journal_overlay) {
+		err = dump_overlay(r.journal_overlay, o.ext_journal, jdump);
 		if (err)
 			goto fail;
 	}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# orphans.sh --- orphan list processing without a kernel: the reference
+# debugfs builds an orphan list (a file truncated past its blocks, and an
+# unlinked file still on disk); after e2x_orphans_process the reference
+# e2fsck -fn must find nothing, the kept file must keep its first SIZE
+# bytes and own only the blocks covering them, the other inode be free.
+. "$top_srcdir/tests/j/lib.sh"
+T=$(mktemp -d /tmp/h7-orph.XXXXXX)
+trap cleanup EXIT INT TERM
+[ -x "$REF_FSCK" ] && command -v debugfs >/dev/null ||
+	skip "no reference e2fsck/debugfs"
+[ -x "$JRECOVER" ] || fail "driver $JRECOVER not built"
+
+head -c 300000 /dev/urandom >"$T/blob"
+runs=0
+
+run_case() {
+	local name=$1 mkopts=$2 size=$3 img=$T/img out bs blocks want
+	[ "$mkopts" = - ] && mkopts=
+	rm -f "$img"
+	truncate -s 64M "$img"
+	# shellcheck disable=SC2086
+	"$REF_MKE2FS" -q -F -t ext4 $mkopts "$img" || fail "$name: mke2fs"
+	debugfs -w -f - "$img" >/dev/null 2>&1 <<-EOF
+	write $T/blob keep
+	write $T/blob gone
+	unlink gone
+	sif <13> links_count 0
+	sif <12> size $size
+	sif <12> dtime 13
+	ssv last_orphan 12
+	EOF
+	"$REF_FSCK" -fn "$img" >/dev/null 2>&1 &&
+		fail "$name: the orphan list was not built"
+	out=$("$JRECOVER" "$img") || fail "$name: driver: $out"
+	echo "$out" | grep -q ' released=1 truncated=1 ' ||
+		fail "$name: wrong orphan counts: $out"
+	ref_clean "$img" || fail "$name: reference e2fsck not clean"
+	debugfs -R "testi <13>" "$img" 2>&1 | grep -q "not in use" ||
+		fail "$name: released inode still in use"
+	debugfs -R "dump keep $T/keep" "$img" >/dev/null 2>&1
+	head -c "$size" "$T/blob" | cmp -s - "$T/keep" ||
+		fail "$name: kept file content changed"
+	runs=$((runs + 1))
+	echo "ok $name $out"
+}
+
+while IFS='|' read -r name mkopts size; do
+	name=$(echo $name)
+	case "$name" in ''|'#'*) continue ;; esac
+	run_case "$name" "$(echo $mkopts)" $size
+done <"$top_srcdir/tests/j/orphans.tsv"
+echo "orphans: $runs cases"
