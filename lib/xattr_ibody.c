@@ -52,7 +52,8 @@ static errcode_t ibody_locate(ext2_filsys fs,
 
 	*hdr = NULL;
 	*size = 0;
-	if (isz <= EXT2_GOOD_OLD_INODE_SIZE)
+	/* The kernel ignores the area of an inode with i_extra_isize 0. */
+	if (isz <= EXT2_GOOD_OLD_INODE_SIZE || inode->i_extra_isize == 0)
 		return 0;
 	if (inode->i_extra_isize & 3)
 		return E2X_ERR_CORRUPT;

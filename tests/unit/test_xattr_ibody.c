@@ -146,6 +146,21 @@ START_TEST(room_per_inode_size)
 }
 END_TEST
 
+/* i_extra_isize 0: the kernel sees no area there, so we offer none. */
+START_TEST(zero_extra_isize_has_no_area)
+{
+	size_t room = 1;
+
+	fresh("-I 256");
+	ib.in.i_extra_isize = 0;
+	ck_assert_int_eq(e2x_xattr_ibody_room(fx.fs, &ib.in, 7, "data", &room),
+			 E2X_ERR_NO_SPACE);
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 7, "data", "", 0),
+			 E2X_ERR_NO_SPACE);
+	fixture_drop(&fx);
+}
+END_TEST
+
 struct seen {
 	int n;
 	char names[4][16];
@@ -401,6 +416,7 @@ static Suite *suite_xattr_ibody(void)
 	tcase_add_loop_test(tc, corrupt_areas_refused, C_OFFS, C_EXTRA_ODD + 1);
 	tcase_add_test(tc, libext2fs_reads_our_area);
 	tcase_add_test(tc, longest_name);
+	tcase_add_test(tc, zero_extra_isize_has_no_area);
 	tcase_add_test(tc, random_damage_never_overruns);
 	suite_add_tcase(s, tc);
 	return s;
