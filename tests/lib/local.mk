@@ -24,3 +24,13 @@ tests_lib_dir_driver_SOURCES = tests/lib/dir_driver.c
 tests_lib_dir_driver_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 TESTS += tests/lib/dir_kernel.sh
 EXTRA_DIST += tests/lib/dir_kernel.sh
+
+# itree: randomised model test (itreemodel.c) and the kernel cross-check
+# (itree_kernel.sh with its driver itreetool.c).
+check_PROGRAMS += tests/lib/itreemodel tests/lib/itreetool
+tests_lib_itreemodel_SOURCES = tests/lib/itreemodel.c
+tests_lib_itreemodel_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
+tests_lib_itreetool_SOURCES = tests/lib/itreetool.c
+tests_lib_itreetool_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
+TESTS += tests/lib/itreemodel tests/lib/itree_kernel.sh
+EXTRA_DIST += tests/lib/itree_kernel.sh

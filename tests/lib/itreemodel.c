@@ -1,0 +1,377 @@
+/*
+ * itreemodel.c --- randomised model test of the itree: mixed inserts and
+ * removes against an in-memory model, the whole tree verified (structure,
+ * order, fullness, accounting, entries equal to the model) after every
+ * batch, for a table of geometries.  Finally the tree is dropped and the
+ * reference e2fsck must find the image clean.
+ *
+ * Usage: itreemodel [CONFIG]   (default: every config)
+ * E2X_LONG=1 grows the runs to 1,000,000 entries.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "e2x.h"
+
+struct config {
+	const char *name;
+	const char *mkfs;	/* options after "-t ext4" */
+	const char *size;
+	unsigned int seed;
+	unsigned long ops;	/* mixed operations after the fill */
+	unsigned long fill;	/* entries created first */
+	unsigned long long_fill; /* fill with E2X_LONG=1 */
+	unsigned int links;	/* % of creates reusing a recent inode */
+	unsigned int collide;	/* hashes drawn from this many values (0: real) */
+	unsigned int seq;	/* % of creates with an increasing inode */
+};
+
+static const struct config configs[] = {
+	{ "4k-csum", "-b 4096 -I 256 -O metadata_csum,^has_journal", "256M",
+	  1, 40000, 20000, 1000000, 5, 0, 70 },
+	{ "1k-nocsum", "-b 1024 -I 256 -O ^metadata_csum,^has_journal", "128M",
+	  2, 20000, 8000, 300000, 5, 0, 50 },
+	{ "64k-csum", "-b 65536 -I 256 -O metadata_csum,^has_journal", "512M",
+	  3, 20000, 30000, 1000000, 5, 0, 50 },
+	{ "4k-bigalloc", "-b 4096 -I 256 -C 65536 -O bigalloc,metadata_csum,"
+	  "^has_journal,^resize_inode", "256M", 4, 20000, 6000, 1000000, 5, 0,
+	  50 },
+	{ "1k-links-collide", "-b 1024 -I 256 -O metadata_csum,^has_journal",
+	  "64M", 5, 20000, 3000, 100000, 60, 3, 20 },
+	{ "1k-bigalloc-nocsum", "-b 1024 -I 256 -C 16384 -O bigalloc,"
+	  "^metadata_csum,^has_journal,^resize_inode", "128M", 6, 10000, 3000,
+	  300000, 10, 0, 50 },
+};
+
+struct ent {
+	uint32_t ino, hash;
+	uint8_t len, type;
+	char name[24];
+};
+
+struct model {
+	struct ent *v;
+	size_t n, cap;
+	uint64_t next_name;
+	uint32_t next_ino;
+};
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: fixed seeds give the same run everywhere */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ull;
+}
+
+#define FAIL(...) do { fprintf(stderr, "FAIL %s: ", cfg->name); \
+		fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); \
+		goto fail; } while (0)
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+static void make_entry(const struct config *cfg, ext2_filsys fs,
+		       struct model *m, struct ent *e)
+{
+	uint32_t maxino = fs->super->s_inodes_count;
+	uint64_t r = rnd() % 100;
+	uint32_t minor;
+
+	e->len = snprintf(e->name, sizeof(e->name), "f%llx-%u",
+			  (unsigned long long)m->next_name++,
+			  (unsigned int)(rnd() % 1000));
+	if (m->n && r < cfg->links) {
+		e->ino = m->v[m->n - 1 - rnd() % (m->n < 8 ? m->n : 8)].ino;
+	} else if (r < cfg->links + cfg->seq) {
+		m->next_ino = m->next_ino % (maxino - 11) + 1;
+		e->ino = m->next_ino + 11;
+	} else {
+		e->ino = 12 + rnd() % (maxino - 11);
+	}
+	if (cfg->collide)
+		e->hash = (uint32_t)(rnd() % cfg->collide) << 1;
+	else
+		ext2fs_dirhash2(EXT2_HASH_HALF_MD4, e->name, e->len,
+				fs->encoding, 0, fs->super->s_hash_seed,
+				&e->hash, &minor);
+	e->type = 1 + rnd() % 7;
+}
+
+static void to_itree(const struct ent *e, struct e2x_itree_entry *t)
+{
+	t->ino = e->ino;
+	t->hash = e->hash;
+	t->name_len = e->len;
+	t->name = e->name;
+	t->file_type = e->type;
+}
+
+static errcode_t model_walk(ext2_filsys fs, ext2_ino_t dir, void *priv,
+			    e2x_itree_entry_fn emit, void *emit_priv)
+{
+	struct model *m = priv;
+	struct e2x_itree_entry t;
+	size_t i;
+	int r;
+
+	for (i = 0; i < m->n; i++) {
+		to_itree(&m->v[i], &t);
+		r = emit(&t, emit_priv);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+	unsigned int n = x->len < y->len ? x->len : y->len;
+	int r;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	r = memcmp(x->name, y->name, n);
+	if (r)
+		return r;
+	return (int)x->len - (int)y->len;
+}
+
+struct order_check {
+	struct ent *sorted;
+	size_t n, at;
+	int bad;
+};
+
+static int check_order(const struct e2x_itree_entry *t, void *priv)
+{
+	struct order_check *oc = priv;
+	struct ent *e;
+
+	if (oc->at >= oc->n) {
+		oc->bad = 1;
+		return E2X_ITREE_STOP;
+	}
+	e = &oc->sorted[oc->at++];
+	if (e->ino != t->ino || e->hash != t->hash || e->len != t->name_len ||
+	    e->type != t->file_type || memcmp(e->name, t->name, e->len)) {
+		oc->bad = 1;
+		return E2X_ITREE_STOP;
+	}
+	return 0;
+}
+
+static int print_problem(const struct e2x_itree_problem *p, void *priv)
+{
+	unsigned int *shown = priv;
+
+	if ((*shown)++ < 10)
+		fprintf(stderr, "  problem: %s (block %llu, ino %u, #%u)\n",
+			e2x_itree_problem_name(p->code),
+			(unsigned long long)p->blk, p->ino, p->index);
+	return 0;
+}
+
+/* Verify the tree and the in-order walk against the model. */
+static int check_all(const struct config *cfg, ext2_filsys fs, ext2_ino_t dir,
+		     struct ext2_inode_large *inode, struct model *m,
+		     uint64_t base_blocks)
+{
+	struct order_check oc = { NULL, m->n, 0, 0 };
+	struct e2x_itree_stats st;
+	struct e2x_itree_root root;
+	unsigned int np = 0, shown = 0;
+	uint64_t iblocks;
+	errcode_t err;
+
+	err = e2x_itree_verify(fs, dir, inode, model_walk, m, print_problem,
+			       &shown, &np);
+	if (err || np)
+		FAIL("verify: %s, %u problems, %zu entries",
+		     err ? error_message(err) : "ok", np, m->n);
+	oc.sorted = malloc((m->n + 1) * sizeof(*oc.sorted));
+	if (!oc.sorted)
+		FAIL("no memory");
+	memcpy(oc.sorted, m->v, m->n * sizeof(*oc.sorted));
+	qsort(oc.sorted, m->n, sizeof(*oc.sorted), ent_cmp);
+	err = e2x_itree_iterate(fs, dir, inode, 0, check_order, &oc);
+	free(oc.sorted);
+	if (err || oc.bad || oc.at != m->n)
+		FAIL("iterate: %s, order %s, %zu of %zu",
+		     err ? error_message(err) : "ok", oc.bad ? "wrong" : "ok",
+		     oc.at, m->n);
+	err = e2x_itree_stats(fs, dir, inode, &st);
+	if (err || st.entries != m->n)
+		FAIL("stats: %s, %llu entries", err ? error_message(err) : "ok",
+		     (unsigned long long)st.entries);
+	err = e2x_itree_root_get(fs, inode, &root);
+	iblocks = ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)inode);
+	if (err || iblocks != base_blocks + (uint64_t)root.ir_clusters *
+			EXT2FS_CLUSTER_RATIO(fs) * (fs->blocksize / 512))
+		FAIL("i_blocks %llu, base %llu, %u clusters",
+		     (unsigned long long)iblocks,
+		     (unsigned long long)base_blocks, root.ir_clusters);
+	return 0;
+fail:
+	return -1;
+}
+
+static int run_config(const struct config *cfg, int longrun)
+{
+	char path[] = "/tmp/e2x-itreemodel-XXXXXX", cmd[1024], tool[512];
+	const char *env = getenv("E2X_TEST_MKE2FS");
+	const char *top = getenv("top_builddir");
+	struct ext2_inode_large *inode = NULL;
+	struct model m = { NULL, 0, 0, 0, 0 };
+	unsigned long fill = longrun ? cfg->long_fill : cfg->fill;
+	unsigned long ops = longrun ? cfg->ops * 5 : cfg->ops, i, batch;
+	ext2_filsys fs = NULL;
+	ext2_ino_t dir;
+	blk64_t free0;
+	uint64_t base;
+	errcode_t err;
+	int fd, rc = -1;
+
+	rng_state = 0x9e3779b97f4a7c15ull * (cfg->seed + 1);
+	fd = mkstemp(path);
+	if (fd < 0)
+		FAIL("mkstemp");
+	close(fd);
+	if (env && *env)
+		snprintf(tool, sizeof(tool), "%s", env);
+	else
+		snprintf(tool, sizeof(tool), "%s/mke2fs/mke2fs",
+			 top ? top : ".");
+	snprintf(cmd, sizeof(cmd), "%s -q -F -t ext4 %s %s %s </dev/null",
+		 tool, cfg->mkfs, path, cfg->size);
+	if (run(cmd))
+		FAIL("%s", cmd);
+	err = ext2fs_open(path, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0,
+			  unix_io_manager, &fs);
+	if (!err)
+		err = ext2fs_read_bitmaps(fs);
+	if (!err)
+		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
+	if (!err)
+		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &dir);
+	if (err)
+		FAIL("setup: %s", error_message(err));
+	fs->super->s_feature_ro_compat |= E2X_FEATURE_RO_COMPAT_ITREE;
+	ext2fs_mark_super_dirty(fs);
+	inode = calloc(1, EXT2_INODE_SIZE(fs->super));
+	err = e2x_read_inode(fs, dir, inode);
+	if (err)
+		FAIL("read inode: %s", error_message(err));
+	base = ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)inode);
+	free0 = ext2fs_free_blocks_count(fs->super);
+	m.cap = fill + ops + 16;
+	m.v = malloc(m.cap * sizeof(*m.v));
+	if (!m.v)
+		FAIL("no memory");
+	err = e2x_itree_build(fs, dir, inode, model_walk, &m, 0);
+	if (err)
+		FAIL("build: %s", error_message(err));
+	/* fill, then mixed operations; verify after every batch */
+	batch = getenv("ITREEMODEL_EVERY") ? 1 : (fill + ops) / 20 + 1;
+	for (i = 0; i < fill + ops; i++) {
+		int add = i < fill || m.n == 0 || rnd() % 100 < 50;
+		struct e2x_itree_entry t;
+
+		if (add) {
+			struct ent *e = &m.v[m.n];
+
+			make_entry(cfg, fs, &m, e);
+			to_itree(e, &t);
+			err = e2x_itree_insert(fs, dir, inode, &t, 0);
+			if (err)
+				FAIL("insert #%lu: %s", i, error_message(err));
+			m.n++;
+			if (rnd() % 1000 == 0 &&
+			    e2x_itree_insert(fs, dir, inode, &t, 0) !=
+				    E2X_ERR_EXISTS)
+				FAIL("duplicate insert accepted");
+		} else {
+			size_t k = rnd() % m.n;
+
+			to_itree(&m.v[k], &t);
+			err = e2x_itree_remove(fs, dir, inode, &t, 0);
+			if (err)
+				FAIL("remove #%lu: %s", i, error_message(err));
+			if (rnd() % 1000 == 0 &&
+			    e2x_itree_remove(fs, dir, inode, &t, 0) !=
+				    E2X_ERR_NOT_FOUND)
+				FAIL("remove of an absent entry accepted");
+			m.v[k] = m.v[--m.n];
+		}
+		if ((i + 1) % batch == 0 && check_all(cfg, fs, dir, inode, &m,
+						      base))
+			goto fail;
+	}
+	/* a rebuilt tree is equal in content */
+	err = e2x_itree_build(fs, dir, inode, model_walk, &m, 0);
+	if (err || check_all(cfg, fs, dir, inode, &m, base))
+		FAIL("rebuild: %s", err ? error_message(err) : "verify");
+	/* dropping gives every block back: the reference fsck is the judge */
+	err = e2x_itree_drop(fs, dir, inode, 0);
+	if (err || e2x_itree_present(fs, inode))
+		FAIL("drop: %s", error_message(err));
+	if (ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)inode) != base ||
+	    ext2fs_free_blocks_count(fs->super) != free0)
+		FAIL("drop left blocks charged");
+	err = e2x_write_inode(fs, dir, inode);
+	fs->super->s_feature_ro_compat &= ~E2X_FEATURE_RO_COMPAT_ITREE;
+	ext2fs_mark_super_dirty(fs);
+	if (!err)
+		err = ext2fs_close_free(&fs);
+	if (err)
+		FAIL("close: %s", error_message(err));
+	snprintf(cmd, sizeof(cmd),
+		 "E2FSCK_CONFIG=/dev/null /usr/sbin/e2fsck -fn %s >&2", path);
+	if (run(cmd))
+		FAIL("reference e2fsck -fn not clean after drop");
+	printf("PASS %s: %lu ops, %zu entries left\n", cfg->name, fill + ops,
+	       m.n);
+	rc = 0;
+fail:
+	if (fs)
+		ext2fs_close_free(&fs);
+	free(inode);
+	free(m.v);
+	unlink(path);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *l = getenv("E2X_LONG");
+	int longrun = l && *l && strcmp(l, "0");
+	size_t i;
+	int bad = 0, ran = 0;
+
+	e2x_init_errors();
+	for (i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		if (argc > 1 && strcmp(argv[1], configs[i].name))
+			continue;
+		ran++;
+		if (run_config(&configs[i], longrun))
+			bad++;
+	}
+	if (!ran) {
+		fprintf(stderr, "no config named %s\n", argv[1]);
+		return 2;
+	}
+	return bad ? 1 : 0;
+}
