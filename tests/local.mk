@@ -85,3 +85,13 @@ tests_unit_test_journal_format_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_journal_format_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_journal_format
 endif
+
+# itree on-disk format (lib/itree_*.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_itree_format
+tests_unit_test_itree_format_SOURCES = tests/unit/unit.h \
+	tests/unit/test_itree_format.c $(UNIT_FIXTURE)
+tests_unit_test_itree_format_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_itree_format_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_itree_format
+endif
