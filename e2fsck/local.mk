@@ -17,10 +17,12 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/pass1_blocks.c \
 	e2fsck/pass1_inline.c \
 	e2fsck/pass1_xattr.c \
+	e2fsck/pass1_itree.c \
 	e2fsck/pass1b.c \
 	e2fsck/pass2.h \
 	e2fsck/pass2.c \
 	e2fsck/pass2_htree.c \
+	e2fsck/pass2_itree.c \
 	e2fsck/pass3.c \
 	e2fsck/pass4.c \
 	e2fsck/pass5.c

@@ -345,6 +345,8 @@ static void check_contents(struct p1_inode *st)
 		p1_walk_blocks(st);
 		if (LINUX_S_ISLNK(mode))
 			check_slow_symlink(st);
+		if (st->is_dir)
+			p1_claim_itree(st);
 	}
 	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
 		p1_check_ibody_ea(st);

@@ -63,6 +63,9 @@ errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
 void p1_check_ibody_ea(struct p1_inode *st);
 void p1_check_inline(struct p1_inode *st);
 
+/* pass1_itree.c: claim a directory's itree node blocks */
+void p1_claim_itree(struct p1_inode *st);
+
 /* pass1_xattr.c */
 void p1_check_ea_block(struct p1_inode *st);
 void p1_ea_finish(struct fsck_ctx *ctx);

@@ -207,6 +207,8 @@ static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 		entry_problem(pd, PR_2_DUP_NAME, d->inode, name, len, 0, 0);
 	if (pd->htree)
 		p2_htree_check_entry(pd, lblk, name, len);
+	if (pd->itree)
+		p2_itree_add(pd, d);
 	if (check_target(pd, d, name, len))
 		return;
 	if (pd->ino == EXT2_ROOT_INO && len == 10 &&
@@ -376,6 +378,8 @@ static void check_block_dir(struct p2_dir *pd)
 	if ((pd->inode->i_flags & EXT2_INDEX_FL) &&
 	    ext2fs_has_feature_dir_index(pd->fs->super))
 		p2_htree_map(pd);
+	pd->itree = e2x_itree_feature(pd->fs) &&
+		    e2x_itree_present(pd->fs, pd->inode);
 	for (i = 0; i < pd->nblocks && !ctx->abort; i++) {
 		struct dir_block *b = &pd->blocks[i];
 		struct problem_ctx pctx;
@@ -399,6 +403,8 @@ static void check_block_dir(struct p2_dir *pd)
 	}
 	if (pd->blocks[0].lblk != 0)
 		entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
+	if (pd->itree)
+		p2_itree_verify(pd);
 }
 
 /* Inline directory: '..' in the first 4 bytes, entries after it in
@@ -452,6 +458,12 @@ static void reset_dir(struct p2_dir *pd)
 	pd->names = NULL;
 	pd->nnames = pd->names_cap = 0;
 	pd->htree = 0;
+	pd->hash_ok = 0;
+	pd->itree = 0;
+	free(pd->ents);
+	pd->ents = NULL;
+	pd->nents = pd->ents_cap = 0;
+	pd->itree_reports = 0;
 }
 
 void pass2(struct fsck_ctx *ctx)

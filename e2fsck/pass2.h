@@ -41,6 +41,19 @@ struct p2_dir {
 	uint64_t *names;		/* open hash set of name hashes */
 	size_t nnames, names_cap;
 	char *buf;			/* one block */
+	int hash_ok;			/* hash_version read from the root */
+	int itree;			/* collect entries for the itree */
+	struct p2_ent *ents;
+	size_t nents, ents_cap;
+	unsigned int itree_reports;
+};
+
+/* A directory entry as collected for e2x_itree_verify (pass2_itree.c). */
+struct p2_ent {
+	ext2_ino_t ino;
+	uint32_t hash;
+	uint8_t name_len, file_type;
+	char name[EXT2_NAME_LEN];
 };
 
 /* pass2_htree.c: build pd->dx from the index; sets pd->htree. */
@@ -48,6 +61,9 @@ void p2_htree_map(struct p2_dir *pd);
 /* Check that NAME lies inside the hash range of leaf LBLK. */
 void p2_htree_check_entry(struct p2_dir *pd, uint64_t lblk, const char *name,
 			  int len);
+/* pass2_itree.c: collect one entry; verify the tree at the end. */
+void p2_itree_add(struct p2_dir *pd, const struct ext2_dir_entry *d);
+void p2_itree_verify(struct p2_dir *pd);
 /* Read logical block LBLK of the directory; 0 on success. */
 int p2_read_lblk(struct p2_dir *pd, uint64_t lblk, char *buf);
 

@@ -164,6 +164,7 @@ void p2_htree_map(struct p2_dir *pd)
 		return;
 	}
 	pd->hash_version = dx_hash_version(pd, info->hash_version);
+	pd->hash_ok = pd->hash_version >= 0;
 	if (pd->hash_version < 0) {
 		dx_problem(pd, PR_2_HTREE_ROOT, 0, "unknown hash version");
 		return;
