@@ -5,3 +5,6 @@ dist_man_MANS += man/debugfs.8
 
 # mke2fs
 dist_man_MANS += man/mke2fs.8
+
+# e2fsck
+dist_man_MANS += man/e2fsck.8
