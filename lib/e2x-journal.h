@@ -303,15 +303,22 @@ struct e2x_orphan_result {
 	uint32_t released;
 	uint32_t truncated;
 	uint32_t bad;			/* bad entries skipped */
-	uint32_t reserved[5];
+	uint32_t skipped;		/* 1: fs has errors, list dropped */
+	uint32_t reserved[4];
 };
+/* Process the orphans even when the fs is marked with errors. */
+#define E2X_ORPHANS_DESPITE_ERRORS	0x0001
 /*
  * Process the orphan list (s_last_orphan chained through i_dtime) and the
  * orphan file: release inodes with no links (blocks, EA block, inode
  * bitmap, counters) and truncate linked ones to i_size; then empty the
  * list and the orphan file and clear orphan_present.  Loads the bitmaps
  * if needed and marks them dirty; the caller flushes/closes FS.
- * FLAGS: reserved, pass 0.  FN may be NULL.
+ * On a fs marked with errors the list can't be trusted: like the kernel
+ * and e2fsck, only drop it (res->skipped = 1; the full check that follows
+ * sorts the inodes out) unless FLAGS has E2X_ORPHANS_DESPITE_ERRORS.
+ * Quota usage is not adjusted (a quota check must follow).  FN may be
+ * NULL.
  */
 errcode_t e2x_orphans_process(ext2_filsys fs, unsigned int flags,
 			      e2x_orphan_report_fn fn, void *data,

@@ -266,6 +266,13 @@ errcode_t e2x_orphans_process(ext2_filsys fs, unsigned int flags,
 	    !(ext2fs_has_feature_orphan_file(fs->super) &&
 	      ext2fs_has_feature_orphan_present(fs->super)))
 		return 0;
+	if ((fs->super->s_state & EXT2_ERROR_FS) &&
+	    !(flags & E2X_ORPHANS_DESPITE_ERRORS)) {
+		fs->super->s_last_orphan = 0;
+		ext2fs_mark_super_dirty(fs);
+		res->skipped = 1;
+		return 0;
+	}
 	memset(&c, 0, sizeof(c));
 	c.fs = fs;
 	c.fn = fn;

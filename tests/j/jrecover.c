@@ -29,7 +29,7 @@ static void print_result(const struct e2x_journal_result *r,
 	printf("recovered=%d start=%u end=%u transactions=%u replayed=%llu "
 	       "revoke_records=%llu revoke_hits=%llu bad_blocks=%llu "
 	       "stop=%s errno=%d external=%u released=%u truncated=%u "
-	       "orphan_bad=%u\n",
+	       "orphan_bad=%u orphan_skipped=%u\n",
 	       recovered, r->start_tid, r->end_tid, r->transactions,
 	       (unsigned long long)r->blocks_replayed,
 	       (unsigned long long)r->revoke_records,
@@ -37,7 +37,7 @@ static void print_result(const struct e2x_journal_result *r,
 	       (unsigned long long)r->bad_data_blocks,
 	       r->stop_reason < 6 ? stop_name[r->stop_reason] : "?",
 	       r->journal_errno, r->external, o->released, o->truncated,
-	       o->bad);
+	       o->bad, o->skipped);
 }
 
 static errcode_t scan_only(ext2_filsys fs, struct e2x_journal_opts *o,
