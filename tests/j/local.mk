@@ -14,4 +14,5 @@ TESTS += \
 EXTRA_DIST += tests/j/crash.sh tests/j/crash.tsv \
 	tests/j/corrupt-commit.sh tests/j/corrupt.tsv \
 	tests/j/external.sh tests/j/orphans.sh tests/j/orphans.tsv \
-	tests/j/lib.sh tests/j/workload.py tests/j/imgcmp.py
+	tests/j/lib.sh tests/j/workload.py tests/j/imgcmp.py \
+	scripts/soak-crash bench/journal_replay
