@@ -55,6 +55,10 @@ const struct dbg_cmd dbg_commands[] = {
 	{ "dx_hash", "hash", do_dx_hash, 0,
 	  "[-h hash_alg] [-s seed] [-c] name",
 	  "directory hash of a name" },
+	{ "itree_dump", "itree", do_itree_dump, FS | PATH, "[-v] dir",
+	  "every node of a directory's itree (-v: the entries)" },
+	{ "dir_check", NULL, do_dir_check, FS | PATH, "dir ...",
+	  "verify directories and list each problem" },
 	/* file contents */
 	{ "cat", NULL, do_cat, FS | PATH, "file",
 	  "write a file's contents to stdout" },

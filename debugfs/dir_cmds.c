@@ -1,6 +1,7 @@
 /*
  * dir_cmds.c --- directory listing and navigation: ls (in disk, hash or
- * inode order), cd, pwd, ncheck (names of inodes) and dirsearch.
+ * inode order, through the libe2x directory engine), cd, pwd, ncheck
+ * (names of inodes) and dirsearch.
  */
 #include "config.h"
 #include <stdlib.h>
@@ -117,6 +118,58 @@ static int dbg_dir_collect(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
 				  NULL, collect_entry, l);
 	if (!err)
 		err = l->err;
+	if (err) {
+		dbg_error(ctx, cmd, err, "reading directory %u", dir);
+		free_list(l);
+		return 1;
+	}
+	return 0;
+}
+
+static int add_lib_entry(const struct e2x_dir_entry *de, void *priv)
+{
+	struct ls_list *l = priv;
+	struct ls_ent *e;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct ls_ent *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return EXT2_ET_NO_MEMORY;
+		l->v = v;
+		l->cap = cap;
+	}
+	e = &l->v[l->n];
+	memset(e, 0, sizeof(*e));
+	e->name = malloc(de->name_len + 1);
+	if (!e->name)
+		return EXT2_ET_NO_MEMORY;
+	memcpy(e->name, de->name, de->name_len);
+	e->name[de->name_len] = 0;
+	e->ino = de->ino;
+	e->name_len = de->name_len;
+	e->file_type = de->file_type;
+	e->hash = de->hash;
+	e->minor = de->minor_hash;
+	e->seq = l->n;
+	l->n++;
+	return 0;
+}
+
+/* Live entries in the order asked for, through the libe2x directory
+ * engine (inline, linear, htree; inode order walks the itree). */
+static int dbg_dir_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
+			int order, struct ls_list *l)
+{
+	enum e2x_dir_order o = order == 'h' ? E2X_DIR_ORDER_HASH :
+			       order == 'i' ? E2X_DIR_ORDER_INODE :
+			       E2X_DIR_ORDER_DISK;
+	errcode_t err;
+
+	memset(l, 0, sizeof(*l));
+	err = e2x_dir_iterate(ctx->fs, dir, o, E2X_DIR_ITER_DOTS,
+			      add_lib_entry, l);
 	if (err) {
 		dbg_error(ctx, cmd, err, "reading directory %u", dir);
 		free_list(l);
@@ -254,11 +307,17 @@ DBG_CMD(do_ls)
 		path = argv[optind];
 	if (dbg_resolve_dir(ctx, argv[0], path, &dir))
 		return 1;
-	if (dbg_dir_collect(ctx, argv[0], dir, flags & LS_DELETED, &l))
-		return 1;
-	if (order_list(ctx, argv[0], dir, order, &l)) {
-		free_list(&l);
-		return 1;
+	if (!(flags & LS_DELETED)) {
+		if (dbg_dir_list(ctx, argv[0], dir, order, &l))
+			return 1;
+	} else {
+		/* Deleted entries are only found by walking the records. */
+		if (dbg_dir_collect(ctx, argv[0], dir, 1, &l))
+			return 1;
+		if (order_list(ctx, argv[0], dir, order, &l)) {
+			free_list(&l);
+			return 1;
+		}
 	}
 	for (i = 0; i < l.n; i++) {
 		if (flags & LS_PARSE)

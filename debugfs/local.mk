@@ -19,7 +19,8 @@ debugfs_debugfs_SOURCES = \
 	debugfs/xattr_cmds.c \
 	debugfs/fields.h \
 	debugfs/fields.c \
-	debugfs/set_cmds.c
+	debugfs/set_cmds.c \
+	debugfs/itree_cmds.c
 debugfs_debugfs_CFLAGS = $(AM_CFLAGS) $(EDIT_CFLAGS) $(E2P_CFLAGS)
 debugfs_debugfs_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(E2P_LIBS) \
 	$(UUID_LIBS) $(EDIT_LIBS)

@@ -32,7 +32,9 @@ loop=
 cleanup() {
 	if [ -n "$loop" ]; then
 		umount "$mnt" 2>/dev/null
-		losetup -d "$loop" 2>/dev/null
+		# only while it is still ours (backed by our image)
+		losetup "$loop" 2>/dev/null | grep -qF "$img" &&
+			losetup -d "$loop" 2>/dev/null
 	fi
 	rmdir "$mnt" 2>/dev/null
 	rm -rf "$work"
@@ -64,7 +66,9 @@ attach() {
 }
 
 detach() {
-	umount "$mnt" && losetup -d "$loop" && loop=
+	umount "$mnt" || return 1
+	losetup "$loop" 2>/dev/null | grep -qF "$img" && losetup -d "$loop"
+	loop=
 }
 
 # The kernel writes tree.txt.
