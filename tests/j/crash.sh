@@ -6,7 +6,8 @@
 # fsync'ed file intact and mounts without kernel complaints; it is byte-
 # identical to the reference e2fsck -E journal_only (replay and orphans)
 # but for time stamps, i_version and checksums; the files are those the
-# reference e2fsck -fy gives.  E2X_LONG=1: more seeds;
+# reference e2fsck -fy gives; our e2fsck -fy (when built; off with
+# E2X_CRASH_E2FSCK=0) must give the same.  E2X_LONG=1: more seeds;
 # E2X_SEEDS="a b c" to choose; E2X_CASES="name ..." to filter.
 . "$top_srcdir/tests/j/lib.sh"
 T=$(mktemp -d /tmp/h7-crash.XXXXXX)
@@ -14,6 +15,7 @@ trap cleanup EXIT INT TERM
 need_root_loop
 
 seeds=${E2X_SEEDS:-1}
+OUR_FSCK=$top_builddir/e2fsck/e2fsck
 [ -n "$E2X_LONG" ] && [ -z "$E2X_SEEDS" ] && seeds="1 2 3 4 5 6 7 8"
 total_tx=0 total_files=0 runs=0
 
@@ -85,6 +87,22 @@ run_case() {
 	umount_img "$m"
 	diff "$T/list.ours" "$T/list.dry" ||
 		fail "$name/$seed: dry-run view differs from the recovery"
+
+	# (5) our e2fsck -fy, once built, recovers the same way
+	if [ -x "$OUR_FSCK" ] && [ "${E2X_CRASH_E2FSCK:-1}" != 0 ]; then
+		cp "$img" "$T/f"
+		"$OUR_FSCK" -fy "$T/f" >"$T/ours-fsck.out" 2>&1
+		[ $? -le 1 ] || fail "$name/$seed: e2fsck -fy: $(tail -3 "$T/ours-fsck.out")"
+		ref_clean "$T/f" || fail "$name/$seed: not clean after e2fsck -fy"
+		mount_img "$T/f" "$m" ro
+		check_manifest "$m" "$T/manifest" ||
+			fail "$name/$seed: e2fsck -fy lost fsync'ed content"
+		listing "$m" >"$T/list.fsck"
+		umount_img "$m"
+		diff "$T/list.ours" "$T/list.fsck" ||
+			fail "$name/$seed: e2fsck -fy files differ from the recovery"
+		rm -f "$T/f"
+	fi
 
 	out=$(cat "$T/real.out")
 	tx=$(echo "$out" | sed -n 's/.* transactions=\([0-9]*\).*/\1/p')
