@@ -24,9 +24,9 @@
  * Once a writing recovery has started, the in-memory fs (superblock,
  * descriptors, bitmaps) is stale: the function clears EXT2_FLAG_RW and the
  * dirty flags in fs->flags, so closing it writes nothing; reopen it.  A
- * dry run leaves the fs untouched.  Recovery follows the kernel's three passes (scan, revoke,
- * replay) and stops at the first transaction that fails its sequence or
- * checksum, exactly where the kernel would.
+ * dry run leaves the fs untouched.  Recovery follows the kernel's three
+ * passes (scan, revoke, replay) and stops at the first transaction that
+ * fails its sequence or checksum, exactly where the kernel would.
  */
 #ifndef E2X_JOURNAL_H
 #define E2X_JOURNAL_H
@@ -46,7 +46,7 @@
 #define E2X_JBD2_REVOKE		5
 
 /* Feature bits of the journal superblock */
-#define E2X_JBD2_COMPAT_CHECKSUM	0x00000001	/* checksum v1 (crc32) */
+#define E2X_JBD2_COMPAT_CHECKSUM	0x00000001	/* csum v1 (crc32) */
 #define E2X_JBD2_INCOMPAT_REVOKE	0x00000001
 #define E2X_JBD2_INCOMPAT_64BIT		0x00000002
 #define E2X_JBD2_INCOMPAT_ASYNC_COMMIT	0x00000004
@@ -60,7 +60,7 @@
 
 /* Block tag flags (t_flags) */
 #define E2X_JBD2_FLAG_ESCAPE	1	/* first 4 bytes were the magic */
-#define E2X_JBD2_FLAG_SAME_UUID	2	/* no 16-byte UUID after the tag */
+#define E2X_JBD2_FLAG_SAME_UUID	2	/* no UUID after the tag */
 #define E2X_JBD2_FLAG_DELETED	4
 #define E2X_JBD2_FLAG_LAST_TAG	8
 
@@ -83,7 +83,7 @@ struct e2x_jbd2_super {
 	uint32_t s_blocksize;		/* 0x00C */
 	uint32_t s_maxlen;		/* 0x010 blocks in the journal */
 	uint32_t s_first;		/* 0x014 first log block */
-	uint32_t s_sequence;		/* 0x018 first tid expected in log */
+	uint32_t s_sequence;		/* 0x018 first tid in the log */
 	uint32_t s_start;		/* 0x01C log start block, 0 = clean */
 	int32_t s_errno;		/* 0x020 */
 	uint32_t s_feature_compat;	/* 0x024 */
@@ -122,7 +122,7 @@ struct e2x_jbd2_tag {
 
 /* Tail of descriptor and revoke blocks with csum v2/v3. */
 struct e2x_jbd2_block_tail {
-	uint32_t t_checksum;		/* crc32c(seed, block, tail zeroed) */
+	uint32_t t_checksum;		/* crc32c(seed, block, tail 0) */
 };
 
 /* Revoke block header; r_count = bytes used, header included. */
@@ -137,7 +137,7 @@ struct e2x_jbd2_commit {
 	uint8_t h_chksum_type;		/* 0x0C */
 	uint8_t h_chksum_size;		/* 0x0D */
 	uint8_t h_padding[2];		/* 0x0E */
-	uint32_t h_chksum[8];		/* 0x10 [0]: v1 crc32 or v2/3 crc32c */
+	uint32_t h_chksum[8];		/* 0x10 [0]: crc32 or crc32c */
 	uint64_t h_commit_sec;		/* 0x30 */
 	uint32_t h_commit_nsec;		/* 0x38 */
 } __attribute__((packed));		/* 0x3C */
@@ -228,10 +228,10 @@ struct e2x_journal_result {
 	uint64_t revoke_records;	/* revoke records read */
 	uint64_t revoke_hits;		/* log blocks skipped as revoked */
 	uint64_t bad_data_blocks;	/* tag checksum failures (skipped) */
-	int32_t journal_errno;		/* s_errno of the journal superblock */
+	int32_t journal_errno;		/* s_errno of the journal */
 	uint32_t external;		/* 1 for an external journal */
-	uint32_t failed_commit;		/* tid of a corrupt commit the kernel
-					 * flags (fs marked in error), or 0 */
+	/* tid of a corrupt commit the kernel flags (fs marked), or 0 */
+	uint32_t failed_commit;
 	uint32_t pad;
 	/* Dry run only: the post-recovery view of the fs device (and of the
 	 * external journal device).  Owned by the result, see release. */
@@ -291,9 +291,9 @@ errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 
 enum e2x_orphan_action {
 	E2X_ORPHAN_RELEASED = 1,	/* unlinked inode freed */
-	E2X_ORPHAN_TRUNCATED,		/* linked inode truncated to i_size */
-	E2X_ORPHAN_BAD_INODE,		/* chain stopped: bad inode number */
-	E2X_ORPHAN_BAD_BLOCK,		/* orphan file block bad magic/csum */
+	E2X_ORPHAN_TRUNCATED,		/* linked inode cut to i_size */
+	E2X_ORPHAN_BAD_INODE,		/* chain stopped: bad inode */
+	E2X_ORPHAN_BAD_BLOCK,		/* orphan file block bad */
 };
 /* Called once per orphan (and per problem); return non-zero to stop. */
 typedef int (*e2x_orphan_report_fn)(ext2_filsys fs, ext2_ino_t ino,

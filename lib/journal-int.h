@@ -14,12 +14,12 @@
 struct e2x_journal {
 	errcode_t magic;
 	ext2_filsys fs;
-	io_channel jio;		/* reads the journal: fs->io or our own */
+	io_channel jio;		/* the journal device: fs->io or ours */
 	int own_jio;		/* jio is an external device we opened */
 	char *jdev;		/* external journal path (owned) */
 	struct e2x_jbd2_super jsb;	/* as on disk (big-endian) */
 	blk64_t jsb_phys;	/* block of the superblock on jio */
-	blk64_t *map;		/* log block -> block on jio; NULL = same */
+	blk64_t *map;		/* log block -> jio block; NULL: same */
 	unsigned int bs;
 	uint32_t maxlen, first, start, sequence;
 	uint32_t compat, incompat;
@@ -33,8 +33,9 @@ struct e2x_journal {
 	unsigned char *buf2;
 };
 
-#define J_CSUM_V23(j) \
-	((j)->incompat & (E2X_JBD2_INCOMPAT_CSUM_V2 | E2X_JBD2_INCOMPAT_CSUM_V3))
+#define J_CSUM_V23(j)                                                   \
+	((j)->incompat &                                                \
+	 (E2X_JBD2_INCOMPAT_CSUM_V2 | E2X_JBD2_INCOMPAT_CSUM_V3))
 
 static inline uint32_t be32_get(const void *p)
 {

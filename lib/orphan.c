@@ -15,7 +15,7 @@ struct orphan_ctx {
 	void *data;
 	struct e2x_orphan_result *res;
 	struct u64map seen;	/* inodes already processed */
-	struct ext2_inode_large *inode;	/* s_inode_size bytes of buffer */
+	struct ext2_inode_large *inode;	/* s_inode_size bytes */
 	int stop;		/* the callback asked to stop */
 };
 

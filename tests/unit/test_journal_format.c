@@ -317,7 +317,8 @@ START_TEST(recover_reference_log)
 	ck_assert_uint_eq(r.bad_data_blocks, 0);
 	t = ri.target * ri.bs;
 	ck_assert_uint_eq(read_byte_at(ri.path, t), 'A');
-	ck_assert_uint_eq(read_byte_at(ri.path, t + ri.bs), 0);	/* revoked */
+	/* revoked */
+	ck_assert_uint_eq(read_byte_at(ri.path, t + ri.bs), 0);
 	ck_assert_uint_eq(read_byte_at(ri.path, t + 2 * ri.bs), 'A');
 	ck_assert_int_eq(sh("%s -fn %s >/dev/null 2>&1", REF_FSCK, ri.path),
 			 0);
@@ -380,7 +381,7 @@ static const struct {
 	{ 6, 0, 16, 1, E2X_JSTOP_COMMIT_CSUM, 0, 0 },	/* T2 commit */
 	{ 5, 1, 1, 0, E2X_JSTOP_BLOCK_CSUM, E2X_ERR_JOURNAL_CSUM, 0 },
 	{ 8, 0, 100, 3, E2X_JSTOP_END, E2X_ERR_JOURNAL_CSUM, 1 }, /* data */
-	{ 9, 0, 0, 2, E2X_JSTOP_END, 0, 0 },		/* T3 commit magic */
+	{ 9, 0, 0, 2, E2X_JSTOP_END, 0, 0 },	/* T3 commit magic */
 };
 
 START_TEST(damaged_log_stops_where_the_kernel_does)
