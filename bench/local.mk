@@ -1,7 +1,16 @@
 # bench/local.mk --- benchmark scripts (run by hand, never in make check)
 
+dist_noinst_SCRIPTS += bench/mkfs
+
 # Adding N entries to one directory: libe2x against the reference debugfs.
 dist_noinst_SCRIPTS += bench/dir_add
 noinst_PROGRAMS += bench/diradd
 bench_diradd_SOURCES = bench/diradd.c
 bench_diradd_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
+
+# The itree: create/delete rates with and without it, leaf fill, merges,
+# inode-table locality of a walk (bench/itree runs bench/itreebench).
+dist_noinst_SCRIPTS += bench/itree
+noinst_PROGRAMS += bench/itreebench
+bench_itreebench_SOURCES = bench/itreebench.c
+bench_itreebench_LDADD = lib/libe2x.la $(EXT2FS_LIBS)

@@ -72,7 +72,7 @@ check_row()
 	truncate -s "$size" "$img" || { fail "$name" "no backing file"; return; }
 	dev=$(losetup -f --show "$img") ||
 		{ fail "$name" "cannot attach a loop device"; return; }
-	on_exit "losetup -d $dev"
+	on_exit "detach_image $img"
 	marker="e2x-tests-m-$name-$$-$(date +%s%N)"
 	klog_mark "$marker-start" ||
 		{ fail "$name" "kernel log capture stopped"; return; }
@@ -89,7 +89,7 @@ check_row()
 			sed 's/^/    | /'
 		return
 	fi
-	on_exit "umount $mnt"
+	on_exit "unmount_dir $mnt"
 	python3 "$MDIR/workload.py" run "$mnt" "$SCRATCH/$name.json" \
 		>"$SCRATCH/work.out" 2>&1
 	wrc=$?
@@ -102,11 +102,9 @@ check_row()
 	if [ "$wrc" = 0 ]; then
 		if mount_dev "$dev" "$mnt"; then
 			python3 "$MDIR/workload.py" verify "$mnt" \
-				"$SCRATCH/$name.json" 2>&1 | sed 's/^/    | /'
-			# the pipeline hides the status; rerun quietly to get it
-			python3 "$MDIR/workload.py" verify "$mnt" \
-				"$SCRATCH/$name.json" >/dev/null 2>&1 ||
-				fail "$name" "after a remount the tree differs"
+				"$SCRATCH/$name.json" >"$SCRATCH/verify.out" 2>&1 ||
+				fail "$name" "after a remount the tree differs:"
+			sed 's/^/    | /' "$SCRATCH/verify.out"
 			umount "$mnt" || { fail "$name" "cannot unmount"; return; }
 		else
 			fail "$name" "the kernel does not mount it again"
@@ -121,7 +119,7 @@ check_row()
 		fail "$name" "the kernel complained:"
 		head -40 "$SCRATCH/news" | sed 's/^/    | /'
 	fi
-	losetup -d "$dev"
+	detach_image "$img"
 	rm -f "$img" "$SCRATCH/$name.json"
 	echo "done $name ($size $opts)"
 }

@@ -57,7 +57,7 @@ need_ours()
 need_loop()
 {
 	[ "$(id -u)" = 0 ] || skip "needs root for loop devices and mounts"
-	need_programs losetup mount umount dmesg
+	need_programs losetup mount umount mountpoint dmesg
 	losetup -f >/dev/null 2>&1 || skip "no free loop device (losetup -f)"
 	[ -w /dev/kmsg ] || skip "cannot write a marker to /dev/kmsg"
 }
@@ -70,6 +70,24 @@ make_scratch()
 	EXIT_HOOKS=
 	trap 'run_exit_hooks' EXIT
 	trap 'exit 130' INT TERM HUP
+}
+
+# detach_image FILE --- detach the loop devices backed by FILE (never a
+# device number remembered from earlier: it may belong to someone else by
+# now).
+detach_image()
+{
+	for d in $(losetup -n -O NAME -j "$1" 2>/dev/null); do
+		losetup -d "$d"
+	done
+}
+
+# unmount_dir DIR --- unmount DIR if something is mounted there.
+unmount_dir()
+{
+	if mountpoint -q "$1"; then
+		umount "$1"
+	fi
 }
 
 # on_exit CMD --- run CMD (a string) when the test ends, latest first.

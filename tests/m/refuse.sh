@@ -32,12 +32,12 @@ setup_target()
 	case $kind in
 	loopfs|mounted)
 		TGT=$(losetup -f --show "$img") || return 1
-		on_exit "losetup -d $TGT"
+		on_exit "detach_image $img"
 		if [ "$kind" = mounted ]; then
 			mnt=$SCRATCH/mnt-$(basename "$img" .img)
 			mkdir -p "$mnt"
 			mount -o ro "$TGT" "$mnt" || return 1
-			on_exit "umount $mnt"
+			on_exit "unmount_dir $mnt"
 		fi
 		;;
 	esac
