@@ -324,6 +324,36 @@ static void count_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		ctx->n_ind++;
 }
 
+/* An encrypted inode carries its context in attribute "c" (index 9):
+ * 28 bytes for version 1, 40 for version 2. */
+#define FSCK_XATTR_INDEX_ENCRYPTION 9
+static void check_encryption(struct p1_inode *st)
+{
+	unsigned int voff, vlen;
+	uint32_t vinum;
+	const char *why;
+	unsigned char ver = 0;
+	int len = -1;
+
+	if (!p1_ibody_find(st->inode, st->isize, FSCK_XATTR_INDEX_ENCRYPTION,
+			   "c", &voff, &vlen, &vinum, &why) && !vinum) {
+		len = vlen;
+		if (vlen)
+			ver = ((unsigned char *)st->inode)[voff];
+	} else {
+		len = p1_block_xattr(st, FSCK_XATTR_INDEX_ENCRYPTION, "c",
+				     &ver, 1);
+	}
+	if (len < 0) {
+		report(st, PR_1_ENCRYPT_NO_POLICY, 0, 0, NULL);
+		return;
+	}
+	if (!((ver == 1 && len == 28) || (ver == 2 && len == 40))) {
+		st->bad = 1;
+		report(st, PR_1_ENCRYPT_BAD_POLICY, 0, 0, NULL);
+	}
+}
+
 /* Map, size and account one inode whose type is known good. */
 static void check_contents(struct p1_inode *st)
 {
@@ -351,6 +381,9 @@ static void check_contents(struct p1_inode *st)
 	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
 		p1_check_ibody_ea(st);
 	p1_check_ea_block(st);
+	if ((in->i_flags & EXT4_ENCRYPT_FL) &&
+	    ext2fs_has_feature_encrypt(st->fs->super))
+		check_encryption(st);
 	if (LINUX_S_ISREG(mode) || LINUX_S_ISDIR(mode) ||
 	    (LINUX_S_ISLNK(mode) && !fast))
 		check_sizes(st);

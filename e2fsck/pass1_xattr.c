@@ -287,3 +287,45 @@ void p1_ea_finish(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_1_EA_REFCOUNT, &pctx);
 	}
 }
+
+/* Find attribute INDEX/NAME in the inode's attribute block: copies up to
+ * MAX bytes of the value into OUT and returns its length, or -1. */
+int p1_block_xattr(struct p1_inode *st, int index, const char *name,
+		   void *out, unsigned int max)
+{
+	ext2_filsys fs = st->fs;
+	blk64_t blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)st->inode);
+	size_t nlen = strlen(name);
+	unsigned int off = sizeof(struct ext2_ext_attr_header);
+	char *buf = NULL;
+	int ret = -1;
+
+	if (!blk || !fsck_block_in_fs(fs, blk) ||
+	    ext2fs_get_mem(fs->blocksize, &buf))
+		return -1;
+	if (io_channel_read_blk64(fs->io, blk, 1, buf) ||
+	    ((struct ext2_ext_attr_header *)buf)->h_magic !=
+		    EXT2_EXT_ATTR_MAGIC)
+		goto out;
+	while (off + sizeof(struct ext2_ext_attr_entry) <= fs->blocksize) {
+		struct ext2_ext_attr_entry *e = (void *)(buf + off);
+
+		if (EXT2_EXT_IS_LAST_ENTRY(e) ||
+		    off + EXT2_EXT_ATTR_LEN(e->e_name_len) > fs->blocksize)
+			break;
+		if (e->e_name_index == index && e->e_name_len == nlen &&
+		    !memcmp(EXT2_EXT_ATTR_NAME(e), name, nlen) &&
+		    !e->e_value_inum &&
+		    (uint64_t)e->e_value_offs + e->e_value_size <=
+			    fs->blocksize) {
+			memcpy(out, buf + e->e_value_offs,
+			       e->e_value_size < max ? e->e_value_size : max);
+			ret = e->e_value_size;
+			break;
+		}
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+	}
+out:
+	ext2fs_free_mem(&buf);
+	return ret;
+}

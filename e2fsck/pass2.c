@@ -200,6 +200,11 @@ static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 	if (!pd->encrypted &&
 	    (memchr(name, '/', len) || memchr(name, '\0', len)))
 		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
+	if (pd->casefold && pd->fs->encoding &&
+	    ext2fs_check_encoded_name(pd->fs->encoding, d->name, len,
+				      &(char *){ NULL }) > 0)
+		entry_problem(pd, PR_2_NAME_ENCODING, d->inode, name, len, 0,
+			      0);
 	/* encrypted names are at least one cipher block long */
 	if (pd->encrypted && len < 16)
 		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
@@ -443,6 +448,8 @@ static void check_dir(struct fsck_ctx *ctx, struct p2_dir *pd)
 				   (struct ext2_inode *)pd->inode, pd->isize))
 		return;
 	pd->encrypted = !!(pd->inode->i_flags & EXT4_ENCRYPT_FL);
+	pd->casefold = !!(pd->inode->i_flags & EXT4_CASEFOLD_FL) &&
+		       !pd->encrypted;
 	if (pd->inode->i_flags & EXT4_INLINE_DATA_FL)
 		check_inline_dir(pd);
 	else

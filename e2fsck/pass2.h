@@ -38,6 +38,7 @@ struct p2_dir {
 	struct dx_block *dx;		/* per lblk (< nblocks), or NULL */
 	size_t ndx;
 	int encrypted;
+	int casefold;
 	uint64_t *names;		/* open hash set of name hashes */
 	size_t nnames, names_cap;
 	char *buf;			/* one block */

@@ -95,6 +95,8 @@ static const struct problem_row rows[] = {
   "Orphan inode {ino} {str} in memory for this read-only check" },
 { PR_0_ORPHAN_BAD, PROMPT_CLEAR, P,
   "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
+{ PR_0_QUOTA_INODE, PROMPT_CLEAR, NR,
+  "The {str} quota inode {ino} is not valid" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, NR,
   "Inode {ino}'s checksum does not match its contents" },
@@ -212,6 +214,10 @@ static const struct problem_row rows[] = {
   "Inode {ino}'s inline data cannot be read ({str})" },
 { PR_1_DIR_NO_BLOCKS, PROMPT_CLEAR_INODE, NR,
   "Directory {ino} has no blocks" },
+{ PR_1_ENCRYPT_NO_POLICY, PROMPT_CLEAR_FLAG, NR,
+  "Inode {ino} is encrypted but has no encryption context attribute" },
+{ PR_1_ENCRYPT_BAD_POLICY, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino}'s encryption context attribute is corrupt" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },
@@ -274,6 +280,9 @@ static const struct problem_row rows[] = {
   "Directory {ino}'s '.' entry points to inode {ino2}" },
 { PR_2_HTREE_DEPTH, PROMPT_REBUILD, NR,
   "Directory {ino}'s hash index is {num} levels deep" },
+{ PR_2_NAME_ENCODING, PROMPT_FIX, NR,
+  "Entry '{name}' in case-folded directory {ino} is not valid in the "
+  "file system's encoding" },
 /* Pass 3 */
 { PR_3_ROOT_MISSING, PROMPT_CREATE, NR,
   "The root directory is missing or not a directory" },

@@ -41,6 +41,7 @@
 #define PR_0_ORPHAN_RELEASED		0x000024
 #define PR_0_ORPHAN_RELEASED_DRY	0x000025
 #define PR_0_ORPHAN_BAD			0x000026
+#define PR_0_QUOTA_INODE		0x000027
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
@@ -96,6 +97,8 @@
 #define PR_1_EA_BLOCK_READ		0x010037
 #define PR_1_INLINE_READ		0x010038
 #define PR_1_DIR_NO_BLOCKS		0x010039
+#define PR_1_ENCRYPT_NO_POLICY		0x01003a
+#define PR_1_ENCRYPT_BAD_POLICY		0x01003b
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
@@ -128,6 +131,7 @@
 #define PR_2_DIR_READ			0x020018
 #define PR_2_DOT_INODE			0x020019
 #define PR_2_HTREE_DEPTH		0x02001c
+#define PR_2_NAME_ENCODING		0x02001d
 
 /* Pass 3: connectivity. */
 #define PR_3_ROOT_MISSING		0x030001

@@ -348,6 +348,36 @@ out:
 	ext2fs_free_mem(&buf);
 }
 
+/* Quota inode numbers must name regular files in use. */
+static void check_quota_inodes(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	static const char *const what[3] = { "user", "group", "project" };
+	ext2_ino_t inums[3] = { sb->s_usr_quota_inum, sb->s_grp_quota_inum,
+				sb->s_prj_quota_inum };
+	struct ext2_inode inode;
+	struct problem_ctx pctx;
+	int i;
+
+	if (!ext2fs_has_feature_quota(sb))
+		return;
+	for (i = 0; i < 3; i++) {
+		ext2_ino_t ino = inums[i];
+
+		if (!ino)
+			continue;
+		if (ino <= sb->s_inodes_count &&
+		    !ext2fs_read_inode(fs, ino, &inode) &&
+		    LINUX_S_ISREG(inode.i_mode) && inode.i_links_count)
+			continue;
+		pctx_clear(&pctx);
+		pctx.ino = ino;
+		pctx.str = what[i];
+		fix_problem(ctx, PR_0_QUOTA_INODE, &pctx);
+	}
+}
+
 static void check_special_inodes(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -393,6 +423,7 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 		if (pctx.str)
 			fix_problem(ctx, PR_0_ORPHAN_FILE, &pctx);
 	}
+	check_quota_inodes(ctx);
 	pctx_clear(&pctx);
 	if (ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode))
 		return;
