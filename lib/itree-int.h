@@ -44,16 +44,22 @@ struct itree_ctx {
 	char *spare[3];		/* scratch node buffers */
 	char *wide;		/* 2 * bs: a node with one entry too many */
 	unsigned int *offs;	/* entry offsets of one node */
-	blk64_t goal;
+	blk64_t goal;		/* 0 until the first allocation */
+	char *mem;		/* every buffer above, one allocation */
 	blk64_t reserve[E2X_ITREE_MAX_LEVELS + 1];	/* nodes set aside */
 	unsigned int nreserve;
 };
 
-/* Underflow and merge rules, in quarters of the entry area (e2x-itree.5):
- * a non-root node below UNDER quarters after a removal is merged with a
- * neighbour when both fit in MERGE quarters, else the two are evened. */
+/* Coalescing rules in quarters of the entry area (e2x-itree.5): after a
+ * removal leaves a non-root node below CHECK quarters it is merged with a
+ * neighbour when the two fit in MERGE eighths; one below UNDER quarters
+ * that cannot merge is evened with the neighbour instead. */
+#define ITREE_CHECK_Q		2
 #define ITREE_UNDER_Q		1
-#define ITREE_MERGE_Q		3
+#define ITREE_MERGE_8		7
+
+/* itree_crc.c: crc32c, as ext2fs_crc32c_le() computes it */
+uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len);
 
 /* itree_node.c */
 errcode_t itree_ctx_init(struct itree_ctx *c, ext2_filsys fs, ext2_ino_t dir,

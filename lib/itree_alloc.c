@@ -50,12 +50,33 @@ static errcode_t read_spare(struct itree_ctx *c, blk64_t blk, blk64_t *next)
 	return 0;
 }
 
+/*
+ * Where a tree's blocks go: after its root, or for a new tree at the start
+ * of the group after the one the directory grows in.  Kept apart from the
+ * directory's own blocks, which then stay contiguous (few extents).
+ */
+static blk64_t tree_goal(struct itree_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t dgoal;
+	dgrp_t g;
+
+	if (c->root.ir_root)
+		return c->root.ir_root;
+	dgoal = ext2fs_find_inode_goal(fs, c->dir,
+				       (struct ext2_inode *)c->inode, 0);
+	g = (ext2fs_group_of_blk2(fs, dgoal) + 1) % fs->group_desc_count;
+	return ext2fs_group_first_block2(fs, g);
+}
+
 /* A fresh cluster (or block), counted in the fs and charged to the dir. */
 static errcode_t take_cluster(struct itree_ctx *c, blk64_t *first)
 {
 	blk64_t blk;
 	errcode_t err;
 
+	if (!c->goal)
+		c->goal = tree_goal(c);
 	err = ext2fs_new_block2(c->fs, c->goal, NULL, &blk);
 	if (err)
 		return err == EXT2_ET_BLOCK_ALLOC_FAIL ? E2X_ERR_NO_SPACE : err;

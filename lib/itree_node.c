@@ -93,10 +93,9 @@ uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk)
 	uint32_t crc;
 	size_t at = offsetof(struct e2x_itree_node, in_checksum);
 
-	crc = ext2fs_crc32c_le(c->seed, (const unsigned char *)&b, 8);
-	crc = ext2fs_crc32c_le(crc, (const unsigned char *)buf, at);
-	return ext2fs_crc32c_le(crc, (const unsigned char *)buf + at + 4,
-				c->bs - at - 4);
+	crc = itree_crc32c(c->seed, &b, 8);
+	crc = itree_crc32c(crc, buf, at);
+	return itree_crc32c(crc, buf + at + 4, c->bs - at - 4);
 }
 
 /* Read a node and check magic, owner, generation, checksum and (when

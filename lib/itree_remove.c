@@ -1,9 +1,9 @@
 /*
  * itree_remove.c --- removing an entry, and coalescing: a non-root node
- * that drops below ITREE_UNDER_Q quarters full is merged with a neighbour
- * when the two fit in ITREE_MERGE_Q quarters, else the two are evened out.
- * The gap between the quarters keeps a node from merging and splitting
- * back and forth; a root left with one child gives way to it.
+ * left below half full is merged with a neighbour when the two fit in
+ * seven eighths of a node; one below a quarter that cannot merge is evened
+ * with the neighbour.  The free eighth keeps a merged node from splitting
+ * again at once; a root left with one child gives way to it.
  */
 #include "config.h"
 #include <string.h>
@@ -112,7 +112,7 @@ static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 {
 	struct itree_level *me = &c->path[level];
 	char *parent, *sib = c->spare[1];
-	unsigned int pidx, pn, sidx;
+	unsigned int pidx, pn, sidx, quarter;
 	struct pair p;
 	errcode_t err;
 
@@ -121,7 +121,8 @@ static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 			return collapse_root(c);
 		return itree_write_node(c, me->blk, me->buf);
 	}
-	if (node_used(me->buf) * 4 >= ITREE_UNDER_Q * c->area)
+	quarter = node_used(me->buf) * 4 / c->area;
+	if (quarter >= ITREE_CHECK_Q)
 		return itree_write_node(c, me->blk, me->buf);
 	parent = c->path[level + 1].buf;
 	pidx = c->path[level + 1].idx;
@@ -152,9 +153,11 @@ static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 	if (level > 0)
 		memcpy(itree_entry(p.b, 0),
 		       itree_entry(parent, p.bidx * E2X_ITREE_INDEX_LEN), 8);
-	if ((node_used(p.a) + node_used(p.b)) * 4 <= ITREE_MERGE_Q * c->area)
+	if ((node_used(p.a) + node_used(p.b)) * 8 <= ITREE_MERGE_8 * c->area)
 		return merge_pair(c, level, &p);
-	return even_pair(c, level, &p);
+	if (quarter < ITREE_UNDER_Q)
+		return even_pair(c, level, &p);
+	return itree_write_node(c, me->blk, me->buf);
 }
 
 errcode_t e2x_itree_remove(ext2_filsys fs, ext2_ino_t dir,

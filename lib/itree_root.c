@@ -118,8 +118,9 @@ static uint32_t dir_seed(ext2_filsys fs, ext2_ino_t ino, uint32_t gen)
 errcode_t itree_ctx_init(struct itree_ctx *c, ext2_filsys fs, ext2_ino_t dir,
 			 struct ext2_inode_large *inode, int need_root)
 {
-	unsigned int i;
+	unsigned int i, n;
 	errcode_t err;
+	char *p;
 
 	memset(c, 0, sizeof(*c));
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
@@ -139,42 +140,28 @@ errcode_t itree_ctx_init(struct itree_ctx *c, ext2_filsys fs, ext2_ino_t dir,
 			return err;
 		c->levels = c->root.ir_levels;
 	}
-	for (i = 0; i < E2X_ITREE_MAX_LEVELS; i++) {
-		c->path[i].buf = malloc(c->bs);
-		if (!c->path[i].buf)
-			goto nomem;
-	}
-	for (i = 0; i < 3; i++) {
-		c->spare[i] = malloc(c->bs);
-		if (!c->spare[i])
-			goto nomem;
-	}
-	c->wide = malloc(2 * c->bs);
-	c->offs = malloc(sizeof(*c->offs) * (2 * c->bs / 12 + 4));
-	if (!c->wide || !c->offs)
-		goto nomem;
-	c->goal = ext2fs_find_inode_goal(fs, dir, (struct ext2_inode *)inode,
-					 0);
+	/* a path buffer per level, 3 spares, a wide one, the offsets */
+	n = (need_root ? c->levels : E2X_ITREE_MAX_LEVELS) + 3 + 2;
+	c->mem = malloc((size_t)n * c->bs +
+			sizeof(*c->offs) * (2 * c->bs / 12 + 4));
+	if (!c->mem)
+		return EXT2_ET_NO_MEMORY;
+	p = c->mem;
+	for (i = 0; i < n - 5; i++, p += c->bs)
+		c->path[i].buf = p;
+	for (i = 0; i < 3; i++, p += c->bs)
+		c->spare[i] = p;
+	c->wide = p;
+	c->offs = (unsigned int *)(p + 2 * c->bs);
 	return 0;
-nomem:
-	itree_ctx_free(c);
-	return EXT2_ET_NO_MEMORY;
 }
 
 void itree_ctx_free(struct itree_ctx *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < E2X_ITREE_MAX_LEVELS; i++) {
-		free(c->path[i].buf);
+	for (i = 0; i < E2X_ITREE_MAX_LEVELS; i++)
 		c->path[i].buf = NULL;
-	}
-	for (i = 0; i < 3; i++) {
-		free(c->spare[i]);
-		c->spare[i] = NULL;
-	}
-	free(c->wide);
-	free(c->offs);
-	c->wide = NULL;
-	c->offs = NULL;
+	free(c->mem);
+	c->mem = NULL;
 }

@@ -84,5 +84,6 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_build.c \
 	lib/itree_iterate.c \
 	lib/itree_verify.c \
-	lib/itree_stats.c
+	lib/itree_stats.c \
+	lib/itree_crc.c
 e2xinclude_HEADERS += lib/e2x-itree.h
