@@ -73,13 +73,15 @@ errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 			     io_channel jsink,
 			     const struct e2x_journal_result *res)
 {
-	errcode_t err;
+	errcode_t err = 0;
 
 	if (!j || j->magic != E2X_JOURNAL_MAGIC)
 		return E2X_ERR_MAGIC;
 	if (!j->scanned)
 		return E2X_ERR_JOURNAL;
-	err = reset_jsb(j, jsink, j->end_tid + 1);
+	/* An empty log (needs_recovery left over) keeps its superblock. */
+	if (j->start || res->journal_errno)
+		err = reset_jsb(j, jsink, j->end_tid + 1);
 	if (!err)
 		err = clear_recover(j, sink,
 				    res->journal_errno || res->failed_commit,

@@ -406,6 +406,38 @@ START_TEST(damaged_log_stops_where_the_kernel_does)
 }
 END_TEST
 
+/* needs_recovery over an empty log: only the flag goes. */
+START_TEST(empty_log_only_clears_the_flag)
+{
+	struct e2x_journal_result r;
+	struct ref_img ri;
+	ext2_filsys fs;
+
+	if (!have_reference())
+		return;
+	make_ref_image(&ri, &ref_cases[4]);
+	ck_assert_int_eq(sh("%s -f %s -E journal_only -y >/dev/null 2>&1; "
+			    "%s -w -R 'feature needs_recovery' %s "
+			    ">/dev/null 2>&1; cp %s %s.orig", REF_FSCK,
+			    ri.path, REF_DEBUGFS, ri.path, ri.path, ri.path),
+			 0);
+	ck_assert_int_eq(recover_image(ri.path, 0, &r), 0);
+	ck_assert_uint_eq(r.stop_reason, E2X_JSTOP_CLEAN);
+	ck_assert_uint_eq(r.transactions, 0);
+	ck_assert_int_eq(ext2fs_open(ri.path, EXT2_FLAG_64BITS, 0, 0,
+				     unix_io_manager, &fs), 0);
+	ck_assert(!ext2fs_has_feature_journal_needs_recovery(fs->super));
+	ext2fs_close_free(&fs);
+	/* the journal superblock is as it was */
+	ck_assert_int_eq(sh("cmp -s -i %llu:%llu -n 1024 %s %s.orig",
+			    (unsigned long long)ri.jblk0 * ri.bs,
+			    (unsigned long long)ri.jblk0 * ri.bs, ri.path,
+			    ri.path), 0);
+	sh("rm -f %s.orig", ri.path);
+	drop_ref_image(&ri);
+}
+END_TEST
+
 static Suite *journal_suite(void)
 {
 	Suite *s = suite_create("journal_format");
@@ -424,6 +456,7 @@ static Suite *journal_suite(void)
 	tcase_add_loop_test(tr, recover_reference_log, 0,
 			    sizeof(ref_cases) / sizeof(ref_cases[0]));
 	tcase_add_test(tr, dry_run_replays_into_overlay);
+	tcase_add_test(tr, empty_log_only_clears_the_flag);
 	tcase_add_loop_test(tr, damaged_log_stops_where_the_kernel_does, 0,
 			    sizeof(damage_cases) / sizeof(damage_cases[0]));
 	suite_add_tcase(s, tr);
