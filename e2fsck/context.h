@@ -78,6 +78,7 @@ struct fsck_ctx {
 	int abort;		/* stop running passes */
 	int exit_extra;		/* extra exit bits (8, 32) */
 	int preen_bailed;	/* preen met a problem it may not fix */
+	int hold_repairs;	/* answer yes but change nothing (unsafe now) */
 
 	/* Results of pass 1. */
 	ext2fs_inode_bitmap inode_used;	/* in use (links > 0) */

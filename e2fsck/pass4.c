@@ -21,23 +21,30 @@ static int link_count_ok(struct fsck_ctx *ctx, ext2_ino_t ino,
 
 static void fix_links(struct fsck_ctx *ctx, ext2_ino_t ino, __u32 counted)
 {
-	struct ext2_inode_large inode;
+	unsigned int isize = EXT2_INODE_SIZE(ctx->fs->super);
+	struct ext2_inode_large *inode = NULL;
 	errcode_t err;
 
-	err = e2x_read_inode(ctx->fs, ino, &inode);
+	/* e2x_read_inode fills a whole on-disk inode */
+	err = ext2fs_get_memzero(isize > sizeof(*inode) ? isize :
+							  sizeof(*inode),
+				 &inode);
+	if (!err)
+		err = e2x_read_inode(ctx->fs, ino, inode);
 	if (err)
-		goto fail;
+		goto out;
 	if (counted > FSCK_LINK_MAX &&
 	    ext2fs_test_inode_bitmap2(ctx->inode_dir, ino))
 		counted = 1;
-	inode.i_links_count = counted;
-	err = e2x_write_inode(ctx->fs, ino, &inode);
-	if (!err)
-		return;
-fail:
-	fprintf(stderr, "%s: cannot update inode %u: %s\n", ctx->prog, ino,
-		error_message(err));
-	ctx->exit_extra |= FSCK_ERROR;
+	inode->i_links_count = counted;
+	err = e2x_write_inode(ctx->fs, ino, inode);
+out:
+	if (err) {
+		fprintf(stderr, "%s: cannot update inode %u: %s\n", ctx->prog,
+			ino, error_message(err));
+		ctx->exit_extra |= FSCK_ERROR;
+	}
+	ext2fs_free_mem(&inode);
 }
 
 static void check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
@@ -64,6 +71,8 @@ void pass4(struct fsck_ctx *ctx)
 
 	if (ctx->abort || !ctx->inode_used)
 		return;
+	/* Names of damaged directories may be missing from the counts. */
+	ctx->hold_repairs = ctx->problems_unfixed > 0;
 	for (ino = 1; ino <= n && !ctx->abort; ino++) {
 		__u16 stored = 0, counted = 0;
 		struct problem_ctx pctx;

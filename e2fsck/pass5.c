@@ -264,6 +264,9 @@ void pass5(struct fsck_ctx *ctx)
 
 	if (ctx->abort || !ctx->block_found)
 		return;
+	/* Blocks of damaged inodes that pass 1 could not walk would look
+	 * free: change no allocation while such problems remain. */
+	ctx->hold_repairs = ctx->problems_unfixed > 0;
 	err = ext2fs_read_bitmaps(ctx->fs);
 	if (err) {
 		pctx_clear(&pctx);

@@ -555,6 +555,10 @@ int fix_problem(struct fsck_ctx *ctx, problem_t code,
 		printf("  (this repair is not available yet; left as is)\n\n");
 		answer = 0;
 	}
+	if (answer && ctx->hold_repairs) {
+		printf("  (held back: earlier problems are still unrepaired)\n\n");
+		answer = 0;
+	}
 	if (answer && !ctx->fs_rw)
 		answer = 0;
 	if (answer)

@@ -83,7 +83,7 @@ bitmap_clear() {
 }
 
 pass=0 fail=0
-while IFS='	' read -r name opts damage code refsees; do
+while IFS='	' read -r name opts damage code refsees fixes; do
 	case $name in ''|'#'*) continue ;; esac
 	rm -f "$img"
 	truncate -s 64M "$img"
@@ -118,7 +118,19 @@ while IFS='	' read -r name opts damage code refsees; do
 	[ "$refsees" = yes ] && "$ref" -fn "$img" >/dev/null 2>&1 && {
 		echo "FAIL $name: the reference does not see the damage (bad case)"
 		fail=$((fail + 1)); continue; }
-	echo "ok $name ($code)"
+	if [ "$fixes" = yes ]; then
+		"$ours" -fy "$img" >"$work/fy" 2>&1
+		rc=$?
+		if [ "$rc" != 1 ] || ! "$ours" -fn "$img" >/dev/null 2>&1 ||
+			! "$ref" -fn "$img" >/dev/null 2>&1; then
+			echo "FAIL $name: -fy exit $rc did not leave it clean"
+			grep -v '^Pass \|^Superblock and' "$work/fy" | head -6 | sed 's/^/    /'
+			fail=$((fail + 1)); continue
+		fi
+		echo "ok $name ($code, repaired)"
+	else
+		echo "ok $name ($code)"
+	fi
 	pass=$((pass + 1))
 done <"$here/damage-cases.tsv"
 # itree: a directory tree built by libe2x (tests/lib/dir_driver) must be
