@@ -117,8 +117,6 @@ static int check_counts(struct vstate *v, blk64_t blk, char *buf,
 	struct itree_ctx *c = v->c;
 	struct e2x_itree_node *h = itree_hdr(buf);
 	unsigned int used = ext2fs_le16_to_cpu(h->in_used);
-	unsigned int biggest = level ? E2X_ITREE_INDEX_LEN :
-				       E2X_ITREE_LEAF_LEN(255);
 
 	if (itree_offsets(c, buf, c->offs, n) ||
 	    h->in_fullness != used * 4 / c->area || h->in_flags ||
@@ -126,7 +124,7 @@ static int check_counts(struct vstate *v, blk64_t blk, char *buf,
 		report(v, E2X_ITREEP_COUNT, blk, 0, 0);
 		return -1;
 	}
-	if (!is_root && (!*n || (!rightmost && (used + biggest) * 4 <
+	if (!is_root && (!*n || (!rightmost && used * 4 <
 						    ITREE_UNDER_Q * c->area)))
 		report(v, E2X_ITREEP_UNDERFULL, blk, 0, 0);
 	return 0;

@@ -8,3 +8,6 @@ dist_man_MANS += man/mke2fs.8
 
 # e2fsck
 dist_man_MANS += man/e2fsck.8
+
+# the itree on-disk format
+dist_man_MANS += man/e2x-itree.5

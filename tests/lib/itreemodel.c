@@ -27,6 +27,7 @@ struct config {
 	unsigned int links;	/* % of creates reusing a recent inode */
 	unsigned int collide;	/* hashes drawn from this many values (0: real) */
 	unsigned int seq;	/* % of creates with an increasing inode */
+	unsigned int longnames;	/* % of names padded to up to 255 bytes */
 };
 
 static const struct config configs[] = {
@@ -44,12 +45,14 @@ static const struct config configs[] = {
 	{ "1k-bigalloc-nocsum", "-b 1024 -I 256 -C 16384 -O bigalloc,"
 	  "^metadata_csum,^has_journal,^resize_inode", "128M", 6, 10000, 3000,
 	  300000, 10, 0, 50 },
+	{ "1k-longnames", "-b 1024 -I 256 -O metadata_csum,^has_journal",
+	  "64M", 7, 10000, 2000, 100000, 10, 0, 40, 60 },
 };
 
 struct ent {
 	uint32_t ino, hash;
 	uint8_t len, type;
-	char name[24];
+	char name[256];
 };
 
 struct model {
@@ -91,6 +94,12 @@ static void make_entry(const struct config *cfg, ext2_filsys fs,
 	e->len = snprintf(e->name, sizeof(e->name), "f%llx-%u",
 			  (unsigned long long)m->next_name++,
 			  (unsigned int)(rnd() % 1000));
+	if (rnd() % 100 < cfg->longnames) {
+		unsigned int to = e->len + rnd() % (256 - e->len);
+
+		memset(e->name + e->len, 'x', to - e->len);
+		e->len = to;
+	}
 	if (m->n && r < cfg->links) {
 		e->ino = m->v[m->n - 1 - rnd() % (m->n < 8 ? m->n : 8)].ino;
 	} else if (r < cfg->links + cfg->seq) {
