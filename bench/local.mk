@@ -8,3 +8,9 @@ noinst_PROGRAMS += bench/diradd
 bench_diradd_SOURCES = bench/diradd.c
 bench_diradd_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 
+# The itree: create/delete rates with and without it, leaf fill, merges,
+# inode-table locality of a walk (bench/itree runs bench/itreebench).
+dist_noinst_SCRIPTS += bench/itree
+noinst_PROGRAMS += bench/itreebench
+bench_itreebench_SOURCES = bench/itreebench.c
+bench_itreebench_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
