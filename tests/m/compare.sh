@@ -111,6 +111,10 @@ check_row()
 		rm -f "$ours" "$ref"
 		return
 	fi
+	if sanitized "$SCRATCH/ours.out"; then
+		fail "$name" "sanitizer report from our mke2fs:"
+		head -20 "$SCRATCH/ours.out" | sed 's/^/    | /'
+	fi
 	if ! "$REF_E2FSCK" -fn "$ours" </dev/null >"$SCRATCH/fsck.out" 2>&1; then
 		fail "$name" "e2fsck -fn does not find our file system clean:"
 		head -40 "$SCRATCH/fsck.out" | sed 's/^/    | /'

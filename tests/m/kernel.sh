@@ -83,6 +83,10 @@ check_row()
 		sed 's/^/    | /' "$SCRATCH/mkfs.out"
 		return
 	fi
+	if sanitized "$SCRATCH/mkfs.out"; then
+		fail "$name" "sanitizer report from our mke2fs:"
+		head -20 "$SCRATCH/mkfs.out" | sed 's/^/    | /'
+	fi
 	if ! mount_dev "$dev" "$mnt"; then
 		fail "$name" "the kernel does not mount it"
 		kernel_news "$marker-start" "$marker-end" "$dev" |

@@ -20,6 +20,13 @@ export LC_ALL=C TZ=UTC
 
 fails=0
 
+# sanitized FILE --- true when FILE (a program's output) holds an ASan or
+# UBSan report; such a run fails whatever its exit status.
+sanitized()
+{
+	grep -Eq 'Sanitizer|runtime error:' "$1"
+}
+
 # skip REASON --- print SKIP with the reason and leave with automake's 77.
 skip()
 {

@@ -87,6 +87,7 @@ check_row()
 		;;
 	esac
 	[ "$before" = "$after" ] || bad="$bad; the target changed"
+	sanitized "$SCRATCH/out" && bad="$bad; sanitizer report"
 	if [ -n "$bad" ]; then
 		fail "$name" "$what${bad}:"
 		sed 's/^/    | /' "$SCRATCH/out"
