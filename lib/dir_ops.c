@@ -17,7 +17,7 @@ static errcode_t dir_nlink_inc(ext2_filsys fs, struct ext2_inode_large *in)
 {
 	if (in->i_links_count == 1)
 		return 0;
-	if (in->i_links_count + 1 >= EXT2_LINK_MAX) {
+	if (in->i_links_count + 1 > EXT2_LINK_MAX) {
 		if (!ext2fs_has_feature_dir_nlink(fs->super))
 			return E2X_ERR_NO_SPACE;
 		in->i_links_count = 1;

@@ -345,8 +345,10 @@ static int cmd_dropitree(const char *image)
 	ext2_filsys fs;
 	errcode_t err;
 
-	err = ext2fs_open(image, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0,
-			  unix_io_manager, &fs);
+	/* libext2fs refuses to write a fs with a read-only compatible
+	 * feature it does not know (itree): force */
+	err = ext2fs_open(image, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
+			  EXT2_FLAG_FORCE, 0, 0, unix_io_manager, &fs);
 	if (!err)
 		err = ext2fs_read_bitmaps(fs);
 	if (err)

@@ -23,7 +23,7 @@ struct config {
 	const char *mkfs;	/* options after -t ext4 */
 	const char *size;
 	unsigned long ops;	/* operations */
-	unsigned long target;	/* entries the big directory grows to */
+	unsigned long target;	/* entries (all directories) to grow to */
 	unsigned int batch;	/* operations between checks */
 	uint64_t seed;
 	int itree;		/* set the itree feature bit */
@@ -39,7 +39,7 @@ static const struct config configs[] = {
 	{ "1k-inline", "-b 1024 -I 512 -O inline_data -N 40000", "128M",
 	  15000, 5000, 2500, 3, 0, 30, 0, 70 },
 	{ "64k", "-b 65536 -N 30000", "512M", 12000, 6000, 3000, 4, 0, 30,
-	  0 },
+	  0, 70 },
 	{ "bigalloc", "-b 4096 -O bigalloc -C 65536 -N 30000", "512M", 15000,
 	  6000, 3000, 5, 0, 30, 0, 70 },
 	{ "bigalloc-nocsum-inline", "-b 1024 -O bigalloc,inline_data,"
@@ -49,8 +49,8 @@ static const struct config configs[] = {
 	  30, 0, 70 },
 	{ "itree-1k-inline", "-b 1024 -I 512 -O inline_data -N 40000", "128M",
 	  10000, 5000, 2500, 8, 1, 30, 0, 70 },
-	{ "million", "-b 4096 -O large_dir -N 250000", "4G", 1600000, 1030000,
-	  400000, 9, 0, 95, 1, 97 },
+	{ "million", "-b 4096 -O large_dir -N 250000", "4G", 2000000, 1030000,
+	  500000, 9, 0, 95, 1, 97 },
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 #define NDIRS 4
@@ -499,11 +499,11 @@ START_TEST(model_run)
 					       &m.dirs[d]), 0);
 	}
 	/* grow to the target, then mixed, then shrink towards empty */
-	grow = c->target + c->target / 4;
+	grow = c->ops / 10 * 7;
 	for (op = 0; op < c->ops; op++) {
 		r = (int)rnd_below(100);
 		if (op < grow && m.n < c->target)
-			r = r < 80 ? 0 : r;	/* mostly adds */
+			r = r < 90 ? 0 : r;	/* mostly adds */
 		else if (op > c->ops - c->ops / 4)
 			r = r < 25 ? 0 : 50;	/* mostly removes */
 		if (r < 45)

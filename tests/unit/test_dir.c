@@ -523,6 +523,38 @@ START_TEST(build_htree_on_linear)
 }
 END_TEST
 
+/* dir_nlink: a parent's count goes to 65000 and then sticks at 1; the
+ * reference e2fsck agrees. */
+START_TEST(dir_nlink_overflow)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	ext2_ino_t dir, sub;
+	struct ext2_inode in;
+	char name[32];
+	unsigned int i;
+
+	fixture_mkfs(&fx, "-b 4096 -O inline_data -N 66000", "128M");
+	fs = fx.fs;
+	ck_assert(ext2fs_has_feature_dir_nlink(fs->super));
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < 64998; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		ck_assert_int_eq(e2x_dir_mkdir(fs, dir, name, strlen(name),
+					       0755, 0, &sub), 0);
+	}
+	ck_assert_int_eq(ext2fs_read_inode(fs, dir, &in), 0);
+	ck_assert_uint_eq(in.i_links_count, 65000);
+	ck_assert_int_eq(e2x_dir_mkdir(fs, dir, "one-more", 8, 0755, 0, &sub),
+			 0);
+	ck_assert_int_eq(ext2fs_read_inode(fs, dir, &in), 0);
+	ck_assert_uint_eq(in.i_links_count, 1);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_dir(void)
 {
 	Suite *s = suite_create("dir");
@@ -540,6 +572,7 @@ static Suite *suite_dir(void)
 	tcase_add_test(tc, pack_back_inline);
 	tcase_add_test(tc, iversion_once_per_operation);
 	tcase_add_test(tc, build_htree_on_linear);
+	tcase_add_test(tc, dir_nlink_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
