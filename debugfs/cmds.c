@@ -87,6 +87,13 @@ const struct dbg_cmd dbg_commands[] = {
 	{ "ea_get", NULL, do_ea_get, FS | PATH, "[-x] [-f out] file name",
 	  "value of one extended attribute" },
 	/* journal and recovery */
+	/* journal and recovery */
+	{ "logdump", NULL, do_logdump, FS, "[-a] [-O] [-S]",
+	  "the journal log (-S superblock, -O old transactions, -a data)" },
+	{ "lsdel", "list_deleted_inodes", do_lsdel, FS, "[secs]",
+	  "deleted inodes that still map blocks" },
+	{ "dump_unused", NULL, do_dump_unused, BM, "",
+	  "free blocks that hold data" },
 	/* raw changes (read-write) */
 	/* raw changes (read-write) */
 	{ "set_super_value", "ssv", do_ssv, RW, "-l | field value",

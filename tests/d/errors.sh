@@ -15,7 +15,7 @@ trap 'rm -rf "$WORK"' EXIT INT TERM
 
 # The images: a good one, one whose superblock checksum is wrong, garbage,
 # and a truncated copy.
-"$mkfs" -q -F -t ext4 -b 1024 "$WORK/good.img" 8M || exit 1
+"$mkfs" -q -F -t ext4 -b 1024 "$WORK/good.img" 8M >/dev/null || exit 1
 cp "$WORK/good.img" "$WORK/sbcsum.img"
 printf '\336\255' | dd of="$WORK/sbcsum.img" bs=1 seek=$((1024 + 1020)) \
 	conv=notrunc 2>/dev/null
@@ -23,7 +23,9 @@ head -c 1048576 /dev/urandom > "$WORK/garbage.img"
 head -c 3000 "$WORK/good.img" > "$WORK/short.img"
 printf 'stats -h\nls -l /\n# a comment\n\npwd\n' > "$WORK/ok.cmds"
 printf 'ls /\nbogus\nls /\n' > "$WORK/bad.cmds"
-OK=$WORK/ok.cmds BAD=$WORK/bad.cmds
+printf 'open -c %s\nparams\nclose\nopen -D %s\nstat <2>\nclose -a\nparams\n' \
+	"$WORK/good.img" "$WORK/good.img" > "$WORK/open.cmds"
+OK=$WORK/ok.cmds BAD=$WORK/bad.cmds OPEN=$WORK/open.cmds
 
 fails=0
 n=0
