@@ -329,7 +329,8 @@ static errcode_t create_root(ext2_filsys fs, const struct e2x_geometry *geom)
 
 /*
  * lost+found: mode 0700, in blocks (never inline, so e2fsck can add
- * entries without allocating), pre-sized to LPF_BYTES within 2..12 blocks.
+ * entries without allocating), pre-sized to LPF_BYTES within 2..12 blocks
+ * as the reference does.
  */
 static errcode_t create_lost_found(ext2_filsys fs,
 				   const struct e2x_geometry *geom)
@@ -345,6 +346,13 @@ static errcode_t create_lost_found(ext2_filsys fs,
 		want = 2;
 	if (want > EXT2_NDIR_BLOCKS)
 		want = EXT2_NDIR_BLOCKS;
+	/*
+	 * With inline_data the reference makes lost+found inline and its
+	 * first expansion only moves it into one block: one block fewer.
+	 * Same size here, so free block counts match the reference.
+	 */
+	if (incompat & EXT4_FEATURE_INCOMPAT_INLINE_DATA)
+		want--;
 	/* ext2fs_mkdir makes new directories inline when it can. */
 	ext2fs_clear_feature_inline_data(fs->super);
 	fs->umask = 077;

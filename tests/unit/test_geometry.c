@@ -266,9 +266,11 @@ static const struct {
 	{ "d1g", 1ULL << 30, NULL, 0, 249189, 65525 },
 	{ "nojournal", 1ULL << 30, "^has_journal", 0, 257381, 65525 },
 	{ "big64k", 1ULL << 30, "bigalloc", 65536, 252832, 16373 },
-	/* lost+found takes 4 blocks here, the reference 3, in one cluster */
 	{ "biginl", 1ULL << 30, "inline_data,bigalloc", 65536, 252832,
 	  16373 },
+	/* lost+found: 3 blocks with inline_data, as the reference */
+	{ "inline", 1ULL << 30, "inline_data", 0, 249190, 65525 },
+	{ "inline_1k", 100ULL << 20, "inline_data", 0, 90320, 25573 },
 };
 
 START_TEST(written_free_counts_equal_reference)
