@@ -5,8 +5,8 @@
  *
  *   inline_driver run IMAGE EXPECTDIR < SCRIPT
  *   inline_driver cat IMAGE NAME          (content to stdout, via libe2x)
- *   inline_driver append IMAGE NAME LEN SEED
- *                   (appends LEN pattern bytes via libe2x; prints them)
+ *   inline_driver write IMAGE NAME OFFSET|end LEN SEED
+ *                   (writes LEN pattern bytes via libe2x; prints them)
  *   inline_driver kind IMAGE NAME         (prints inline, blocks or fast)
  *
  * Script lines (names live in the root directory; a number may be written
@@ -363,8 +363,8 @@ static int cmd_cat(const char *image, const char *name)
 	return err ? 1 : 0;
 }
 
-static int cmd_append(const char *image, const char *name, const char *lens,
-		      const char *seeds)
+static int cmd_write(const char *image, const char *name, const char *offs,
+		     const char *lens, const char *seeds)
 {
 	union {
 		struct ext2_inode_large in;
@@ -386,7 +386,10 @@ static int cmd_append(const char *image, const char *name, const char *lens,
 	if (!err)
 		err = e2x_read_inode(fs, ino, &ib.in);
 	if (!err)
-		err = e2x_file_write(fs, ino, EXT2_I_SIZE(&ib.in), buf, len, 0);
+		err = e2x_file_write(fs, ino,
+				     strcmp(offs, "end") ? strtoull(offs, NULL, 10)
+							 : EXT2_I_SIZE(&ib.in),
+				     buf, len, 0);
 	if (fs) {
 		errcode_t err2 = ext2fs_close_free(&fs);
 
@@ -394,7 +397,7 @@ static int cmd_append(const char *image, const char *name, const char *lens,
 			err = err2;
 	}
 	if (err)
-		fprintf(stderr, "inline_driver: append %s: %s\n", name,
+		fprintf(stderr, "inline_driver: write %s: %s\n", name,
 			error_message(err));
 	else
 		fwrite(buf, 1, len, stdout);
@@ -431,11 +434,12 @@ int main(int argc, char **argv)
 		return cmd_cat(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "kind"))
 		return cmd_kind(argv[2], argv[3]);
-	if (argc == 6 && !strcmp(argv[1], "append"))
-		return cmd_append(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 7 && !strcmp(argv[1], "write"))
+		return cmd_write(argv[2], argv[3], argv[4], argv[5], argv[6]);
 	fprintf(stderr, "usage: inline_driver run IMAGE EXPECTDIR < SCRIPT\n"
 			"       inline_driver cat IMAGE NAME\n"
-			"       inline_driver append IMAGE NAME LEN SEED\n"
+			"       inline_driver write IMAGE NAME OFFSET|end LEN "
+			"SEED\n"
 			"       inline_driver kind IMAGE NAME\n");
 	return 2;
 }

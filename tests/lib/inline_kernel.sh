@@ -10,8 +10,9 @@
 #   4. after umount the reference e2fsck -fn is clean again and libe2x
 #      reads the kernel's changes back,
 #   5. libe2x appends to the kernel's inline files (one carries a user
-#      xattr beside system.data), staying inline or promoting; the kernel
-#      reads everything back, the xattr intact, and e2fsck -fn is clean,
+#      xattr beside system.data), staying inline or promoting, and writes
+#      into a preallocated (unwritten) range; the kernel reads everything
+#      back, the xattr intact, and e2fsck -fn is clean,
 #   6. all along dmesg has no EXT4-fs warning or error for our loop device.
 # Needs root and loop devices; SKIP (77) otherwise.
 
@@ -55,13 +56,16 @@ kernel_actions='kappend|append|5000
 kpoke|poke|2
 atcap|append|1
 kfile|create|100
-kx|xattr-create|30'
-# Appends libe2x makes in step 5: name|bytes|seed|storage afterwards
-# (kx: 30 bytes inline beside user.note, capacity 92 in a 256-byte inode)
-library_actions='kx|10|1|inline
-kx|1000|2|blocks
-kfile|28|3|inline
-tiny|1000|4|blocks'
+kx|xattr-create|30
+kfal|fallocate|20000'
+# Writes libe2x makes in step 5: name|offset or end|bytes|seed|storage
+# afterwards (kx: 30 bytes inline beside user.note)
+library_actions='kx|end|10|1|inline
+kx|end|1000|2|blocks
+kfile|end|28|3|inline
+tiny|end|1000|4|blocks
+kfal|5000|100|5|blocks
+kfal|0|7000|6|blocks'
 xattr_value=0123456789abcdef
 
 # Every expected file against the mounted tree.
@@ -87,6 +91,11 @@ kernel_writes() {
 	echo "$kernel_actions" | while IFS='|' read -r n act bytes; do
 		head -c "$bytes" /dev/urandom > "$work/new"
 		case $act in
+		fallocate)
+			fallocate -l "$bytes" "$mnt/$n" &&
+				head -c "$bytes" /dev/zero > "$exp/$n" ||
+				echo "FAIL: $geo: kernel $act $n"
+			;;
 		xattr-create)
 			: > "$mnt/$n" &&
 				setfattr -n user.note -v "$xattr_value" \
@@ -120,15 +129,20 @@ library_reads() {
 	done | grep FAIL && fails=$((fails + 1))
 }
 
-# libe2x appends to files the kernel made or changed.
-library_appends() {
-	echo "$library_actions" | while IFS='|' read -r n bytes seed kind; do
-		"$driver" append "$img" "$n" "$bytes" "$seed" > "$work/new" &&
-			cat "$work/new" >> "$exp/$n" ||
-			echo "FAIL: $geo: libe2x append $n"
+# libe2x writes into files the kernel made or changed.
+library_writes() {
+	echo "$library_actions" | while IFS='|' read -r n off bytes seed kind; do
+		"$driver" write "$img" "$n" "$off" "$bytes" "$seed" \
+			> "$work/new" || echo "FAIL: $geo: libe2x write $n"
+		if [ "$off" = end ]; then
+			cat "$work/new" >> "$exp/$n"
+		else
+			dd if="$work/new" of="$exp/$n" bs=1 seek="$off" \
+				conv=notrunc status=none
+		fi
 		is=$("$driver" kind "$img" "$n")
 		[ "$is" = "$kind" ] ||
-			echo "FAIL: $geo: $n is $is after append, not $kind"
+			echo "FAIL: $geo: $n is $is after write, not $kind"
 	done | grep FAIL && fails=$((fails + 1))
 }
 
@@ -189,10 +203,10 @@ while IFS='|' read -r geo opts size; do
 	umount_image
 	ref_fsck "kernel writes"
 	library_reads
-	library_appends
-	ref_fsck "libe2x appends"
+	library_writes
+	ref_fsck "libe2x writes"
 	mount_image || continue
-	compare_tree "libe2x appends"
+	compare_tree "libe2x writes"
 	[ "$(getfattr --only-values -n user.note "$mnt/kx" 2>/dev/null)" = \
 		"$xattr_value" ] || fail "user.note of kx lost"
 	umount_image
