@@ -475,6 +475,25 @@ static void set_fast_symlink(struct fop *op, const char *content,
 	op->inode->i_flags &= ~(EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL);
 }
 
+/* Try storing SIZE bytes inline on a copy of the inode. */
+static errcode_t inline_dry_run(struct fop *op, const char *content,
+				size_t size)
+{
+	size_t isz = EXT2_INODE_SIZE(op->fs->super);
+	struct ext2_inode_large *copy = NULL;
+	errcode_t err;
+
+	err = ext2fs_get_mem(isz, &copy);
+	if (err)
+		return err;
+	memcpy(copy, op->inode, isz);
+	memset(copy->i_block, 0, sizeof(copy->i_block));
+	copy->i_flags &= ~EXT4_EXTENTS_FL;
+	err = e2x_inline_set(op->fs, op->ino, copy, content, size);
+	ext2fs_free_mem(&copy);
+	return err;
+}
+
 errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 {
 	struct fop op;
@@ -511,6 +530,9 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 	if (err)
 		goto out;
 	err = content_read(&op, 0, content, size);
+	/* Prove the inline store works before any block is freed. */
+	if (!err && !fast)
+		err = inline_dry_run(&op, content, size);
 	if (!err)
 		err = unmap_all(&op);
 	if (err)
