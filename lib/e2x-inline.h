@@ -182,6 +182,11 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags);
 /* Force content of an inline regular file or symlink into a block. */
 errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags);
 
+/* pack_all.c --- pack every regular file and symlink that fits (not
+ * encrypted, verity, DAX or EA-value inodes); *PACKED (may be NULL)
+ * counts them.  Directories are the directory code's business. */
+errcode_t e2x_file_pack_all(ext2_filsys fs, int flags, unsigned long *packed);
+
 /* Set the target of symlink inode INO (LEN bytes, no NUL) as the kernel
  * does: fast (LEN < 60: in i_block, no flag), else inline when the
  * inline_data feature is on and it fits, else one block. */

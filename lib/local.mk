@@ -62,6 +62,7 @@ lib_libe2x_la_SOURCES += \
 	lib/inline.c \
 	lib/alloc.c \
 	lib/file.c \
+	lib/pack_all.c \
 	lib/inode_new.c
 
 # geometry and mkfs (mke2fs): e2x-geometry.h

@@ -465,6 +465,41 @@ START_TEST(write_until_full)
 }
 END_TEST
 
+/* Conversion: every file and symlink that fits is packed, the rest is
+ * left alone (content, storage and i_version untouched). */
+START_TEST(pack_all_converts_what_fits)
+{
+	unsigned char buf[1025];
+	ext2_ino_t small, big, link, fast;
+	unsigned long packed = 0;
+	uint64_t vbig, vfast;
+
+	setup(_i);
+	fill(buf, cap + 1, 12);
+	small = make_file("small");
+	OP(small, e2x_file_write(fx.fs, small, 0, buf, 100, 0));
+	OP(small, e2x_file_promote(fx.fs, small, 0));
+	big = make_file("big");
+	OP(big, e2x_file_write(fx.fs, big, 0, buf, cap + 1, 0));
+	link = make_inode("link", LINUX_S_IFLNK | 0777, EXT2_FT_SYMLINK);
+	OP(link, e2x_symlink_write(fx.fs, link, (char *)buf, cap, 0));
+	OP(link, e2x_file_promote(fx.fs, link, 0));
+	fast = make_inode("fast", LINUX_S_IFLNK | 0777, EXT2_FT_SYMLINK);
+	OP(fast, e2x_symlink_write(fx.fs, fast, "/t", 2, 0));
+	vbig = version(big);
+	vfast = version(fast);
+	ck_assert_int_eq(e2x_file_pack_all(fx.fs, 0, &packed), 0);
+	ck_assert_uint_eq(packed, 2);
+	expect_inline(small, 100);
+	expect_inline(link, cap);
+	expect_blocks(big, cap + 1, 1);
+	ck_assert_uint_eq(version(big), vbig);
+	ck_assert_uint_eq(version(fast), vfast);
+	expect_content(big, buf, cap + 1);
+	finish(small, buf, 100);
+}
+END_TEST
+
 static Suite *suite_file(void)
 {
 	Suite *s = suite_create("file");
@@ -472,6 +507,7 @@ static Suite *suite_file(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, geometry_x_scenario, 0, NGEOS * NSCEN);
+	tcase_add_loop_test(tc, pack_all_converts_what_fits, 0, NGEOS);
 	tcase_add_loop_test(tc, write_until_full, 0,
 			    sizeof(full_opts) / sizeof(full_opts[0]));
 	suite_add_tcase(s, tc);
