@@ -8,6 +8,7 @@
  *   inline_driver write IMAGE NAME OFFSET|end LEN SEED
  *                   (writes LEN pattern bytes via libe2x; prints them)
  *   inline_driver kind IMAGE NAME         (prints inline, blocks or fast)
+ *   inline_driver packall IMAGE           (e2x_file_pack_all; prints count)
  *
  * Script lines (names live in the root directory; a number may be written
  * "cap", "cap+N", "cap-N" (inline capacity of a new file) or "bs*N+M"):
@@ -425,6 +426,29 @@ static int cmd_kind(const char *image, const char *name)
 	return 0;
 }
 
+static int cmd_packall(const char *image)
+{
+	ext2_filsys fs = NULL;
+	unsigned long packed = 0;
+	errcode_t err, err2;
+
+	err = open_fs(image, &fs);
+	if (err)
+		goto out;
+	err = e2x_file_pack_all(fs, 0, &packed);
+	err2 = ext2fs_close_free(&fs);
+	if (!err)
+		err = err2;
+out:
+	if (err) {
+		fprintf(stderr, "inline_driver: packall: %s\n",
+			error_message(err));
+		return 1;
+	}
+	printf("%lu\n", packed);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	e2x_init_errors();
@@ -432,6 +456,8 @@ int main(int argc, char **argv)
 		return cmd_run(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "cat"))
 		return cmd_cat(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "packall"))
+		return cmd_packall(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "kind"))
 		return cmd_kind(argv[2], argv[3]);
 	if (argc == 7 && !strcmp(argv[1], "write"))
@@ -440,6 +466,7 @@ int main(int argc, char **argv)
 			"       inline_driver cat IMAGE NAME\n"
 			"       inline_driver write IMAGE NAME OFFSET|end LEN "
 			"SEED\n"
-			"       inline_driver kind IMAGE NAME\n");
+			"       inline_driver kind IMAGE NAME\n"
+			"       inline_driver packall IMAGE\n");
 	return 2;
 }

@@ -11,8 +11,9 @@
 #      reads the kernel's changes back,
 #   5. libe2x appends to the kernel's inline files (one carries a user
 #      xattr beside system.data), staying inline or promoting, and writes
-#      into a preallocated (unwritten) range; the kernel reads everything
-#      back, the xattr intact, and e2fsck -fn is clean,
+#      into a preallocated (unwritten) range, then packs every file that
+#      fits (e2x_file_pack_all); the kernel reads everything back, the
+#      xattr intact, and e2fsck -fn is clean,
 #   6. all along dmesg has no EXT4-fs warning or error for our loop device.
 # Needs root and loop devices; SKIP (77) otherwise.
 
@@ -204,9 +205,13 @@ while IFS='|' read -r geo opts size; do
 	ref_fsck "kernel writes"
 	library_reads
 	library_writes
-	ref_fsck "libe2x writes"
+	# Of all block-mapped files only "forced" (100 bytes) fits inline.
+	packed=$("$driver" packall "$img") || fail "packall"
+	[ "$packed" = 1 ] || fail "packall packed $packed files, not 1"
+	[ "$("$driver" kind "$img" forced)" = inline ] || fail "forced not packed"
+	ref_fsck "libe2x writes and packall"
 	mount_image || continue
-	compare_tree "libe2x writes"
+	compare_tree "libe2x writes and packall"
 	[ "$(getfattr --only-values -n user.note "$mnt/kx" 2>/dev/null)" = \
 		"$xattr_value" ] || fail "user.note of kx lost"
 	umount_image
