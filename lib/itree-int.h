@@ -56,10 +56,16 @@ struct itree_ctx {
  * that cannot merge is evened with the neighbour instead. */
 #define ITREE_CHECK_Q		2
 #define ITREE_UNDER_Q		1
-#define ITREE_MERGE_8		7
+#define ITREE_MERGE_16		15
 
 /* itree_crc.c: crc32c, as ext2fs_crc32c_le() computes it */
 uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len);
+
+/* itree_memo.c: node bytes whose checksum was verified (or written) */
+int itree_memo_hit(uint32_t seed, blk64_t blk, const char *buf,
+		   unsigned int bs);
+void itree_memo_put(uint32_t seed, blk64_t blk, const char *buf,
+		    unsigned int bs);
 
 /* itree_node.c */
 errcode_t itree_ctx_init(struct itree_ctx *c, ext2_filsys fs, ext2_ino_t dir,

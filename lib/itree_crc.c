@@ -1,7 +1,8 @@
 /*
  * itree_crc.c --- crc32c for itree node checksums: the SSE4.2 instruction
- * when the CPU has it, else libext2fs' table code.  Same value either way
- * (the unit tests recompute node checksums with ext2fs_crc32c_le()).
+ * (three streams at once for long buffers) when the CPU has it, else
+ * libext2fs' table code.  Same value either way: the unit tests recompute
+ * node checksums of every block size with ext2fs_crc32c_le().
  */
 #include "config.h"
 #include <string.h>
@@ -30,6 +31,74 @@ static uint32_t crc32c_hw(uint32_t crc, const unsigned char *p, size_t len)
 	return (uint32_t)c;
 }
 
+#define CRC32C_POLY	0x82f63b78u	/* reflected */
+
+/* a * b modulo the CRC polynomial, both reflected (bit 31 is x^0). */
+static uint32_t gf2_mulmod(uint32_t a, uint32_t b)
+{
+	uint32_t m = 1u << 31, p = 0;
+
+	for (;;) {
+		if (a & m) {
+			p ^= b;
+			if (!(a & (m - 1)))
+				break;
+		}
+		m >>= 1;
+		b = b & 1 ? (b >> 1) ^ CRC32C_POLY : b >> 1;
+	}
+	return p;
+}
+
+/* x^(8 * n) modulo the polynomial: what n zero bytes do to a crc.  The few
+ * lengths node checksums use are remembered. */
+static uint32_t zeros_operator(uint32_t n)
+{
+	static uint64_t memo[8];
+	uint32_t r = 1u << 31, base = 1u << 23, k = n;	/* x^0, x^8 */
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		uint64_t m = __atomic_load_n(&memo[i], __ATOMIC_RELAXED);
+
+		if (m && (uint32_t)(m >> 32) == n)
+			return (uint32_t)m;
+	}
+	while (k) {
+		if (k & 1)
+			r = gf2_mulmod(r, base);
+		base = gf2_mulmod(base, base);
+		k >>= 1;
+	}
+	__atomic_store_n(&memo[n % 8], (uint64_t)n << 32 | r, __ATOMIC_RELAXED);
+	return r;
+}
+
+/* Three independent streams hide the latency of the crc32 instruction;
+ * their crcs are joined with zeros_operator(). */
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw3(uint32_t crc, const unsigned char *p, size_t len)
+{
+	size_t seg = len / 24 * 8, i;
+	uint64_t c0 = crc, c1 = 0, c2 = 0;
+	uint32_t k;
+
+	for (i = 0; i < seg; i += 8) {
+		uint64_t a, b, d;
+
+		memcpy(&a, p + i, 8);
+		memcpy(&b, p + seg + i, 8);
+		memcpy(&d, p + 2 * seg + i, 8);
+		c0 = __builtin_ia32_crc32di(c0, a);
+		c1 = __builtin_ia32_crc32di(c1, b);
+		c2 = __builtin_ia32_crc32di(c2, d);
+	}
+	k = zeros_operator(seg);
+	crc = gf2_mulmod((uint32_t)c0, k) ^ (uint32_t)c1;
+	crc = gf2_mulmod(crc, k) ^ (uint32_t)c2;
+	return crc32c_hw(crc, p + 3 * seg, len - 3 * seg);
+}
+
 uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len)
 {
 	static int hw = -1;
@@ -38,9 +107,11 @@ uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len)
 		__builtin_cpu_init();
 		hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
 	}
-	if (hw)
-		return crc32c_hw(crc, p, len);
-	return ext2fs_crc32c_le(crc, p, len);
+	if (!hw)
+		return ext2fs_crc32c_le(crc, p, len);
+	if (len >= 768)
+		return crc32c_hw3(crc, p, len);
+	return crc32c_hw(crc, p, len);
 }
 #else
 uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len)

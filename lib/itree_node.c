@@ -118,9 +118,12 @@ errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 		return E2X_ERR_ITREE_CORRUPT;
 	if (level >= 0 && h->in_level != level)
 		return E2X_ERR_ITREE_CORRUPT;
-	if (c->csum &&
-	    ext2fs_le32_to_cpu(h->in_checksum) != itree_node_csum(c, buf, blk))
-		return E2X_ERR_ITREE_CORRUPT;
+	if (c->csum && !itree_memo_hit(c->seed, blk, buf, c->bs)) {
+		if (ext2fs_le32_to_cpu(h->in_checksum) !=
+		    itree_node_csum(c, buf, blk))
+			return E2X_ERR_ITREE_CORRUPT;
+		itree_memo_put(c->seed, blk, buf, c->bs);
+	}
 	return 0;
 }
 
@@ -128,9 +131,14 @@ errcode_t itree_write_node(struct itree_ctx *c, blk64_t blk, char *buf)
 {
 	struct e2x_itree_node *h = itree_hdr(buf);
 
+	errcode_t err;
+
 	h->in_checksum = c->csum ?
 		ext2fs_cpu_to_le32(itree_node_csum(c, buf, blk)) : 0;
-	return io_channel_write_blk64(c->fs->io, blk, 1, buf);
+	err = io_channel_write_blk64(c->fs->io, blk, 1, buf);
+	if (!err && c->csum)
+		itree_memo_put(c->seed, blk, buf, c->bs);
+	return err;
 }
 
 void itree_entry_key(const char *e, int leaf, struct itree_key *k)

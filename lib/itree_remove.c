@@ -104,15 +104,49 @@ static errcode_t even_pair(struct itree_ctx *c, unsigned int level,
 	return err;
 }
 
+/* Read neighbour SIDX of the node at LEVEL into a spare buffer and pair
+ * the two in key order. */
+static errcode_t load_pair(struct itree_ctx *c, unsigned int level,
+			   unsigned int sidx, struct pair *p)
+{
+	struct itree_level *me = &c->path[level];
+	char *parent = c->path[level + 1].buf, *sib = c->spare[1];
+	unsigned int pidx = c->path[level + 1].idx;
+	errcode_t err;
+
+	err = itree_read_node(c, itree_index_child(itree_entry(parent,
+				sidx * E2X_ITREE_INDEX_LEN)), sib, level);
+	if (err)
+		return err;
+	p->a = sidx > pidx ? me->buf : sib;
+	p->b = sidx > pidx ? sib : me->buf;
+	p->bidx = sidx > pidx ? sidx : pidx;
+	p->ablk = itree_index_child(itree_entry(parent, (p->bidx - 1) *
+						E2X_ITREE_INDEX_LEN));
+	p->bblk = itree_index_child(itree_entry(parent, p->bidx *
+						E2X_ITREE_INDEX_LEN));
+	/* entry 0 of an interior node takes the separator it lives under */
+	if (level > 0)
+		memcpy(itree_entry(p->b, 0),
+		       itree_entry(parent, p->bidx * E2X_ITREE_INDEX_LEN), 8);
+	return 0;
+}
+
+static int pair_fits(struct itree_ctx *c, struct pair *p)
+{
+	return (node_used(p->a) + node_used(p->b)) * 16 <=
+	       ITREE_MERGE_16 * c->area;
+}
+
 /*
- * The node at LEVEL changed: write it, and if it fell below the underflow
- * mark merge it with or even it against a neighbour.
+ * The node at LEVEL changed: write it, and if it is below half full merge
+ * it with its right neighbour, else its left one, when the two fit; below
+ * a quarter and unable to merge, even it with a neighbour.
  */
 static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 {
 	struct itree_level *me = &c->path[level];
-	char *parent, *sib = c->spare[1];
-	unsigned int pidx, pn, sidx, quarter;
+	unsigned int pidx, pn, quarter;
 	struct pair p;
 	errcode_t err;
 
@@ -124,37 +158,22 @@ static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 	quarter = node_used(me->buf) * 4 / c->area;
 	if (quarter >= ITREE_CHECK_Q)
 		return itree_write_node(c, me->blk, me->buf);
-	parent = c->path[level + 1].buf;
 	pidx = c->path[level + 1].idx;
-	pn = node_count(parent);
+	pn = node_count(c->path[level + 1].buf);
 	if (pn < 2)
 		return E2X_ERR_ITREE_CORRUPT;
-	sidx = pidx + 1 < pn ? pidx + 1 : pidx - 1;
-	err = itree_read_node(c, itree_index_child(itree_entry(parent,
-				sidx * E2X_ITREE_INDEX_LEN)), sib, level);
+	err = load_pair(c, level, pidx + 1 < pn ? pidx + 1 : pidx - 1, &p);
 	if (err)
 		return err;
-	if (sidx > pidx) {
-		p.a = me->buf;
-		p.ablk = me->blk;
-		p.b = sib;
-		p.bidx = sidx;
-	} else {
-		p.a = sib;
-		p.b = me->buf;
-		p.bblk = me->blk;
-		p.bidx = pidx;
-	}
-	p.ablk = itree_index_child(itree_entry(parent, (p.bidx - 1) *
-					       E2X_ITREE_INDEX_LEN));
-	p.bblk = itree_index_child(itree_entry(parent, p.bidx *
-					       E2X_ITREE_INDEX_LEN));
-	/* entry 0 of an interior node takes the separator it lives under */
-	if (level > 0)
-		memcpy(itree_entry(p.b, 0),
-		       itree_entry(parent, p.bidx * E2X_ITREE_INDEX_LEN), 8);
-	if ((node_used(p.a) + node_used(p.b)) * 8 <= ITREE_MERGE_8 * c->area)
+	if (pair_fits(c, &p))
 		return merge_pair(c, level, &p);
+	if (pidx + 1 < pn && pidx > 0) {
+		err = load_pair(c, level, pidx - 1, &p);
+		if (err)
+			return err;
+		if (pair_fits(c, &p))
+			return merge_pair(c, level, &p);
+	}
 	if (quarter < ITREE_UNDER_Q)
 		return even_pair(c, level, &p);
 	return itree_write_node(c, me->blk, me->buf);

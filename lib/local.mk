@@ -86,5 +86,6 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_iterate.c \
 	lib/itree_verify.c \
 	lib/itree_stats.c \
-	lib/itree_crc.c
+	lib/itree_crc.c \
+	lib/itree_memo.c
 e2xinclude_HEADERS += lib/e2x-itree.h

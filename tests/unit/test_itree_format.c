@@ -142,16 +142,21 @@ START_TEST(root_record_lives_in_system_itree)
 }
 END_TEST
 
-/* e2x-itree.5, NODES and CHECKSUM, recomputed from the formula. */
+/* e2x-itree.5, NODES and CHECKSUM, recomputed from the formula, for each
+ * block size. */
+static const unsigned int csum_bs[] = { 1024, 4096, 65536 };
+
 START_TEST(node_header_and_checksum)
 {
-	char *buf = malloc(4096);
+	unsigned int bs = csum_bs[_i];
+	char *buf = malloc(bs), opts[64];
 	struct e2x_itree_root r;
 	struct e2x_itree_node *h = (struct e2x_itree_node *)buf;
 	uint32_t le, crc, seed;
 	uint64_t blk;
 
-	setup_tree("-b 4096 -I 256 -O metadata_csum");
+	snprintf(opts, sizeof(opts), "-b %u -I 256 -O metadata_csum", bs);
+	setup_tree(opts);
 	insert_n(3, 1);
 	read_root_node(&r, buf);
 	ck_assert_uint_eq(ext2fs_le32_to_cpu(h->in_magic), 0x45525449u);
@@ -178,7 +183,7 @@ START_TEST(node_header_and_checksum)
 	blk = ext2fs_cpu_to_le64(r.ir_root);
 	crc = ext2fs_crc32c_le(seed, (unsigned char *)&blk, 8);
 	crc = ext2fs_crc32c_le(crc, (unsigned char *)buf, 0x14);
-	crc = ext2fs_crc32c_le(crc, (unsigned char *)buf + 0x18, 4096 - 0x18);
+	crc = ext2fs_crc32c_le(crc, (unsigned char *)buf + 0x18, bs - 0x18);
 	ck_assert_uint_eq(ext2fs_le32_to_cpu(h->in_checksum), crc);
 	free(buf);
 	teardown_tree();
@@ -333,7 +338,7 @@ static Suite *suite_itree_format(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, feature_bit_is_unused_and_unknown_to_libext2fs);
 	tcase_add_test(tc, root_record_lives_in_system_itree);
-	tcase_add_test(tc, node_header_and_checksum);
+	tcase_add_loop_test(tc, node_header_and_checksum, 0, 3);
 	tcase_add_test(tc, checksum_zero_without_metadata_csum);
 	tcase_add_test(tc, sequential_inserts_fill_leaves);
 	tcase_add_test(tc, damaged_node_is_refused);
