@@ -386,11 +386,13 @@ static int cmd_write(const char *image, const char *name, const char *offs,
 				    &ino);
 	if (!err)
 		err = e2x_read_inode(fs, ino, &ib.in);
-	if (!err)
-		err = e2x_file_write(fs, ino,
-				     strcmp(offs, "end") ? strtoull(offs, NULL, 10)
-							 : EXT2_I_SIZE(&ib.in),
-				     buf, len, 0);
+	if (!err) {
+		uint64_t off = EXT2_I_SIZE(&ib.in);
+
+		if (strcmp(offs, "end"))
+			off = strtoull(offs, NULL, 10);
+		err = e2x_file_write(fs, ino, off, buf, len, 0);
+	}
 	if (fs) {
 		errcode_t err2 = ext2fs_close_free(&fs);
 

@@ -132,7 +132,8 @@ library_reads() {
 
 # libe2x writes into files the kernel made or changed.
 library_writes() {
-	echo "$library_actions" | while IFS='|' read -r n off bytes seed kind; do
+	echo "$library_actions" |
+	while IFS='|' read -r n off bytes seed kind; do
 		"$driver" write "$img" "$n" "$off" "$bytes" "$seed" \
 			> "$work/new" || echo "FAIL: $geo: libe2x write $n"
 		if [ "$off" = end ]; then
@@ -177,7 +178,8 @@ ref_fsck() {
 kernel_complaints() {
 	dev=${loop##*/}
 	dmesg | sed -n "/$marker/,\$p" | grep -E \
-	"EXT4-fs (error|warning) \(device $dev\)|EXT4-fs \($dev\):.*(error|warn|corrupt)"
+	"EXT4-fs (error|warning) \(device $dev\)|"\
+"EXT4-fs \($dev\):.*(error|warn|corrupt)"
 }
 
 grep -v '^#' "$here/inline_kernel.geom" > "$work/geoms"
@@ -208,7 +210,8 @@ while IFS='|' read -r geo opts size; do
 	# Of all block-mapped files only "forced" (100 bytes) fits inline.
 	packed=$("$driver" packall "$img") || fail "packall"
 	[ "$packed" = 1 ] || fail "packall packed $packed files, not 1"
-	[ "$("$driver" kind "$img" forced)" = inline ] || fail "forced not packed"
+	[ "$("$driver" kind "$img" forced)" = inline ] ||
+		fail "forced not packed"
 	ref_fsck "libe2x writes and packall"
 	mount_image || continue
 	compare_tree "libe2x writes and packall"
