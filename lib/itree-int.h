@@ -50,10 +50,10 @@ struct itree_ctx {
 	unsigned int nreserve;
 };
 
-/* Coalescing rules in quarters of the entry area (e2x-itree.5): after a
- * removal leaves a non-root node below CHECK quarters it is merged with a
- * neighbour when the two fit in MERGE eighths; one below UNDER quarters
- * that cannot merge is evened with the neighbour instead. */
+/* Coalescing rules (e2x-itree.5): after a removal leaves a non-root node
+ * below CHECK quarters of its entry area it is merged with a neighbour
+ * when the two fit in MERGE sixteenths; one below UNDER quarters that
+ * cannot merge is evened with a neighbour instead. */
 #define ITREE_CHECK_Q		2
 #define ITREE_UNDER_Q		1
 #define ITREE_MERGE_16		15

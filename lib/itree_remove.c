@@ -1,9 +1,10 @@
 /*
  * itree_remove.c --- removing an entry, and coalescing: a non-root node
  * left below half full is merged with a neighbour when the two fit in
- * seven eighths of a node; one below a quarter that cannot merge is evened
- * with the neighbour.  The free eighth keeps a merged node from splitting
- * again at once; a root left with one child gives way to it.
+ * fifteen sixteenths of a node; one below a quarter that cannot merge is
+ * evened with a neighbour.  The free sixteenth keeps a merged node from
+ * splitting again at once, and a split node from merging back at once; a
+ * root left with one child gives way to it.
  */
 #include "config.h"
 #include <string.h>
