@@ -165,6 +165,10 @@ static errcode_t pick_types(struct calc *c)
 		return refuse(c, E2X_ERR_BAD_OPTION,
 			      "unknown file system type '%s' (use ext2, ext3 or ext4)",
 			      fs_type);
+	if (strcmp(fs_type, "ext2") && !e2x_profile_has_type(c->prof, fs_type))
+		return refuse(c, E2X_ERR_BAD_OPTION,
+			      "mke2fs.conf does not define the %s type (its [fs_types] lacks '%s = {...}')",
+			      fs_type, fs_type);
 	snprintf(c->geom->fs_type, sizeof(c->geom->fs_type), "%s", fs_type);
 	if (!usage)
 		usage = size_class(c->bytes);

@@ -175,6 +175,15 @@ static errcode_t parse_line(struct e2x_profile *prof, struct parse_state *st,
 			return E2X_ERR_BAD_OPTION;
 		}
 		st->sub = tag;
+		/* An empty-tag entry records that the relation exists. */
+		tag = strdup("");
+		value = strdup("");
+		if (!tag || !value || add_entry(prof, st->section, st->sub, tag,
+						value)) {
+			free(tag);
+			free(value);
+			return EXT2_ET_NO_MEMORY;
+		}
 		return 0;
 	}
 	if (add_entry(prof, st->section, st->sub, tag, value)) {

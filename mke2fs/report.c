@@ -30,6 +30,10 @@ void report_notes(const struct mkfs_ctx *ctx)
 	if (g->notes & E2X_NOTE_128_INODE)
 		fprintf(stderr, "%s: note: 128-byte inodes cannot store dates "
 			"after 2038\n", ctx->prog);
+	if (ctx->target.info.alignment_offset)
+		fprintf(stderr, "%s: note: %s is misaligned by %lu bytes for "
+			"its physical sectors; expect slow I/O\n", ctx->prog,
+			ctx->device, ctx->target.info.alignment_offset);
 	if (g->blocksize > 4096)
 		fprintf(stderr, "%s: note: %u-byte blocks mount only on kernels "
 			"with pages at least that large\n", ctx->prog,

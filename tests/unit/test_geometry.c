@@ -382,6 +382,29 @@ START_TEST(refusal_has_code_and_reason)
 END_TEST
 
 /* A tiny file system is refused by the layout, not written. */
+/* Like the reference, ext3/ext4 need their mke2fs.conf entry. */
+START_TEST(type_missing_from_profile)
+{
+	struct e2x_mkfs_request req;
+	struct e2x_geometry g;
+	struct e2x_profile *p = NULL;
+	char why[256];
+
+	ck_assert_int_eq(e2x_profile_parse("[defaults]\nblocksize = 4096\n",
+					   &p, NULL), 0);
+	memset(&req, 0, sizeof(req));
+	req.given = E2X_GIVEN_SIZE;
+	req.fs_bytes = 1ULL << 30;
+	ck_assert_int_eq(e2x_geometry_calc(&req, NULL, p, &g, why,
+					   sizeof(why)), E2X_ERR_BAD_OPTION);
+	ck_assert_ptr_nonnull(strstr(why, "ext4"));
+	req.fs_type = "ext2";
+	ck_assert_int_eq(e2x_geometry_calc(&req, NULL, p, &g, why,
+					   sizeof(why)), 0);
+	e2x_profile_free(p);
+}
+END_TEST
+
 START_TEST(too_small_for_reserved_inodes)
 {
 	struct e2x_mkfs_request req;
@@ -522,6 +545,7 @@ static Suite *suite_geometry(void)
 	tcase_add_loop_test(tr, refusal_has_code_and_reason, 0,
 			    sizeof(refusals) / sizeof(refusals[0]));
 	tcase_add_test(tr, too_small_for_reserved_inodes);
+	tcase_add_test(tr, type_missing_from_profile);
 	tcase_add_loop_test(tp, size_suffixes, 0,
 			    sizeof(sizes) / sizeof(sizes[0]));
 	tcase_add_test(tp, feature_list_with_caret);

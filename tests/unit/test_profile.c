@@ -28,6 +28,8 @@ static const char sample[] =
 	"\t}\n"
 	"\tnews = {\n"
 	"\t\tinode_ratio = \"2048\"\n"
+	"\t}\n"
+	"\tempty = {\n"
 	"\t}\n";
 
 static struct e2x_profile *load(const char *text)
@@ -54,6 +56,7 @@ START_TEST(section_and_relation_values)
 	ck_assert_ptr_null(e2x_profile_get(p, "fs_types", "ext4",
 					   "blocksize"));
 	ck_assert(e2x_profile_has_type(p, "small"));
+	ck_assert(e2x_profile_has_type(p, "empty"));
 	ck_assert(!e2x_profile_has_type(p, "floppy"));
 	e2x_profile_free(p);
 }
