@@ -95,6 +95,9 @@ populate() {
 			esac
 			setfattr -n "$name" -v "$val" "$p" ;;
 		fifo) mkfifo "$p" ;;
+		chown) chown -h "$arg" "$p" ;;
+		chmod) chmod "$arg" "$p" ;;
+		mtime) touch -m -d "$arg" "$p" ;;
 		bigdir)
 			mkdir -p "$p" && (cd "$p" && i=0 &&
 				while [ $i -lt "$arg" ]; do

@@ -66,5 +66,21 @@ while IFS='|' read -r name cmds req want fsck_want ver ours <&3; do
 		fails=$((fails + 1))
 	fi
 done 3< "$work/cases"
+# freefrag and testb answer from the session's bitmaps: blocks marked in
+# use earlier in the same session count, before anything is written.
+img=$work/ff.img
+cp "$work/base.img" "$img"
+b=$("$dbg" -R 'ffb 1 1000' "$img" | sed -n 's/^Free blocks found: //p')
+printf 'freefrag\nsetb %s 10\nfreefrag\ntestb %s\n' "$b" "$b" |
+	"$dbg" -w -f - "$img" > "$work/ff.out" 2>&1
+f1=$(sed -n 's/^Free clusters: \([0-9]*\).*/\1/p' "$work/ff.out" | sed -n 1p)
+f2=$(sed -n 's/^Free clusters: \([0-9]*\).*/\1/p' "$work/ff.out" | sed -n 2p)
+n=$((n + 1))
+if [ -z "$b" ] || [ -z "$f1" ] || [ "$f2" != $((f1 - 10)) ] ||
+	! grep -q "^Block $b marked in use" "$work/ff.out"; then
+	echo "FAIL: session bitmaps: free $f1 -> $f2 after setb $b 10"
+	fails=$((fails + 1))
+fi
+
 echo "$n cases, $fails failed"
 [ "$fails" = 0 ]
