@@ -8,6 +8,9 @@
  *                                 "name ino file_type" per line
  *   itreetool verify IMAGE        verify every tree; exit 1 on problems
  *   itreetool drop IMAGE          drop every tree, clear the feature
+ *   itreetool churn IMAGE NAME N  through the directory engine: create N
+ *                                 files "new-I" in /NAME, then unlink
+ *                                 every third "file-I" and "new-I"
  */
 #include "config.h"
 #include <stdio.h>
@@ -167,6 +170,34 @@ static errcode_t list(ext2_filsys fs, const char *name)
 	return err;
 }
 
+/* Library operations on a kernel-made directory: creates and unlinks go
+ * through e2x_dir_mknod/e2x_dir_unlink, which keep the itree in step. */
+static errcode_t churn(ext2_filsys fs, const char *name, unsigned long n)
+{
+	char entry[64];
+	ext2_ino_t dir, ino;
+	unsigned long i;
+	errcode_t err;
+
+	err = ext2fs_lookup(fs, EXT2_ROOT_INO, name, strlen(name), NULL, &dir);
+	for (i = 1; !err && i <= n; i++) {
+		snprintf(entry, sizeof(entry), "new-%lu", i);
+		err = e2x_dir_mknod(fs, dir, entry, strlen(entry),
+				    LINUX_S_IFREG | 0644, 0, &ino);
+	}
+	for (i = 3; !err && i <= n; i += 3) {
+		snprintf(entry, sizeof(entry), "new-%lu", i);
+		err = e2x_dir_unlink(fs, dir, entry, strlen(entry), 0);
+		if (err)
+			break;
+		snprintf(entry, sizeof(entry), "file-%lu", i);
+		err = e2x_dir_unlink(fs, dir, entry, strlen(entry), 0);
+		if (err == E2X_ERR_NOT_FOUND)
+			err = 0;	/* the workload removed a few */
+	}
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	ext2_filsys fs;
@@ -175,11 +206,12 @@ int main(int argc, char **argv)
 
 	e2x_init_errors();
 	if (argc < 3) {
-		fprintf(stderr, "usage: itreetool build|list|verify|drop "
-				"IMAGE [NAME]\n");
+		fprintf(stderr, "usage: itreetool build|list|verify|drop|churn "
+				"IMAGE [NAME [N]]\n");
 		return 2;
 	}
-	rw = !strcmp(argv[1], "build") || !strcmp(argv[1], "drop");
+	rw = !strcmp(argv[1], "build") || !strcmp(argv[1], "drop") ||
+	     !strcmp(argv[1], "churn");
 	/* libext2fs does not know the itree bit: open with FORCE */
 	err = ext2fs_open(argv[2], (rw ? EXT2_FLAG_RW : 0) | EXT2_FLAG_64BITS |
 			  EXT2_FLAG_FORCE, 0, 0, unix_io_manager, &fs);
@@ -199,6 +231,8 @@ int main(int argc, char **argv)
 		ext2fs_mark_super_dirty(fs);
 	} else if (!strcmp(argv[1], "verify")) {
 		err = each_dir(fs, "verify", &bad);
+	} else if (!strcmp(argv[1], "churn") && argc > 4) {
+		err = churn(fs, argv[3], strtoul(argv[4], NULL, 0));
 	} else if (!strcmp(argv[1], "list") && argc > 3) {
 		err = list(fs, argv[3]);
 	} else {
