@@ -127,7 +127,7 @@ static errcode_t check_features(struct e2x_journal *j)
 		if (s->s_checksum_type != E2X_JBD2_CRC32C_CHKSUM)
 			return E2X_ERR_JOURNAL;
 		if (be32_get(&s->s_checksum) != e2x_jbd2_super_csum(s))
-			return E2X_ERR_JOURNAL_CSUM;
+			return E2X_ERR_JOURNAL;
 	}
 	return 0;
 }

@@ -73,6 +73,9 @@ errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 			     io_channel jsink,
 			     const struct e2x_journal_result *res)
 {
+	/* a recovery that failed part-way flags no corrupt commit */
+	int failed = res->bad_data_blocks ||
+		     res->stop_reason == E2X_JSTOP_BLOCK_CSUM;
 	errcode_t err = 0;
 
 	if (!j || j->magic != E2X_JOURNAL_MAGIC)
@@ -84,9 +87,9 @@ errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 		err = reset_jsb(j, jsink, j->end_tid + 1);
 	if (!err)
 		err = clear_recover(j, sink,
-				    res->journal_errno || res->failed_commit,
-				    res->bad_data_blocks ||
-				    res->stop_reason == E2X_JSTOP_BLOCK_CSUM);
+				    res->journal_errno ||
+				    (res->failed_commit && !failed),
+				    failed);
 	if (!err)
 		err = io_channel_flush(sink);
 	if (!err && jsink != sink)

@@ -10,9 +10,11 @@ TESTS += \
 	tests/j/crash.sh \
 	tests/j/corrupt-commit.sh \
 	tests/j/external.sh \
+	tests/j/fuzz-log.sh \
 	tests/j/orphans.sh
 EXTRA_DIST += tests/j/crash.sh tests/j/crash.tsv \
 	tests/j/corrupt-commit.sh tests/j/corrupt.tsv \
 	tests/j/external.sh tests/j/orphans.sh tests/j/orphans.tsv \
+	tests/j/fuzz-log.sh tests/j/damage.py \
 	tests/j/lib.sh tests/j/workload.py tests/j/imgcmp.py \
 	scripts/soak-crash bench/journal_replay
