@@ -292,7 +292,8 @@ static errcode_t write_reserved_inodes(ext2_filsys fs)
 	return err;
 }
 
-/* Read an inode, let `edit` change it, write it with one i_version bump. */
+/* Read an inode, set the root owner when asked, write it back with one
+ * i_version bump. */
 static errcode_t touch_inode(ext2_filsys fs, ext2_ino_t ino,
 			     const struct e2x_geometry *geom, int set_owner)
 {
