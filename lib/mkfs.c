@@ -170,8 +170,9 @@ static int discard_all(ext2_filsys fs)
 	if (io_channel_discard(fs->io, 0, 1))
 		return 0;
 	for (cur = 0; cur < blocks; cur += step) {
-		if (io_channel_discard(fs->io, cur,
-				       blocks - cur < step ? blocks - cur : step))
+		blk64_t n = blocks - cur < step ? blocks - cur : step;
+
+		if (io_channel_discard(fs->io, cur, n))
 			return 0;
 	}
 	return io_channel_discard_zeroes_data(fs->io) ? 1 : 0;
@@ -255,8 +256,8 @@ static errcode_t write_inode_tables(ext2_filsys fs, int lazy, int zeroed)
 				fs->super->s_inodes_per_group -
 				ext2fs_bg_itable_unused(fs, g);
 
-			num = ext2fs_div64_ceil(used * EXT2_INODE_SIZE(fs->super),
-						fs->blocksize);
+			used *= EXT2_INODE_SIZE(fs->super);
+			num = ext2fs_div64_ceil(used, fs->blocksize);
 		}
 		if (!lazy || zeroed) {
 			ext2fs_bg_flags_set(fs, g, EXT2_BG_INODE_ZEROED);

@@ -198,7 +198,7 @@ int target_in_use(const struct mk_target *t, char *why, size_t whylen)
 
 	if (!t->exists)
 		return 0;
-	if (ext2fs_check_mount_point(t->path, &flags, mtpt, sizeof(mtpt)) == 0) {
+	if (!ext2fs_check_mount_point(t->path, &flags, mtpt, sizeof(mtpt))) {
 		if (flags & EXT2_MF_MOUNTED) {
 			snprintf(why, whylen, "%s is mounted on %s", t->path,
 				 mtpt[0] ? mtpt : "?");
