@@ -14,3 +14,6 @@ dist_noinst_SCRIPTS += bench/itree
 noinst_PROGRAMS += bench/itreebench
 bench_itreebench_SOURCES = bench/itreebench.c
 bench_itreebench_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
+
+# e2fsck -fn time against the reference (kernel-made and corpus images).
+dist_noinst_SCRIPTS += bench/fsck

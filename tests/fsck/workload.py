@@ -176,7 +176,28 @@ class Workload:
             if os.path.exists(q):
                 self.files.append(q)
 
+    def casefold_dir(self):
+        # A case-folded directory where the fs allows one (casefold).
+        import fcntl
+        import struct
+        d = os.path.join(self.root, "cf%d" % self.n)
+        self.n += 1
+        os.mkdir(d)
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
+            FS_CASEFOLD_FL = 0x40000000
+            buf = fcntl.ioctl(fd, FS_IOC_GETFLAGS, struct.pack("l", 0))
+            flags = struct.unpack("l", buf)[0] | FS_CASEFOLD_FL
+            fcntl.ioctl(fd, FS_IOC_SETFLAGS, struct.pack("l", flags))
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        self.dirs.append(d)
+
     def run(self, ops):
+        self.casefold_dir()
         self.deep()
         self.wide(self.r.choice([120, 400, 1500]))
         table = [(self.op_create, 20), (self.op_write, 8), (self.op_append, 6),
