@@ -89,3 +89,11 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_crc.c \
 	lib/itree_memo.c
 e2xinclude_HEADERS += lib/e2x-itree.h
+
+# populate (e2x-populate.h): mke2fs -d from a directory tree or an image.
+lib_libe2x_la_SOURCES += \
+	lib/e2x-populate.h \
+	lib/populate.c \
+	lib/populate_dirsrc.c \
+	lib/populate_imgsrc.c
+e2xinclude_HEADERS += lib/e2x-populate.h

@@ -97,6 +97,8 @@ static int plan(struct mkfs_ctx *ctx)
 
 	if ((rc = load_profile(ctx)))
 		return rc;
+	if ((rc = populate_open(ctx)))
+		return rc;
 	rc = target_inspect(&ctx->target, ctx->device, ctx->why,
 			    sizeof(ctx->why));
 	if (rc)
@@ -145,6 +147,7 @@ static int write_fs(struct mkfs_ctx *ctx)
 	size_t len = 0;
 	FILE *mem;
 	errcode_t err;
+	int rc;
 
 	err = e2x_mkfs_write(ctx->fs, &ctx->geom, ctx->journal_blocks);
 	if (err) {
@@ -159,9 +162,14 @@ static int write_fs(struct mkfs_ctx *ctx)
 	mem = open_memstream(&text, &len);
 	if (mem && !ctx->quiet)
 		report_summary(ctx, mem);
+	rc = populate_run(ctx, mem);
 	if (mem)
 		fclose(mem);
 	err = e2x_mkfs_close(&ctx->fs);
+	if (rc) {
+		free(text);
+		return rc;
+	}
 	if (err) {
 		free(text);
 		snprintf(ctx->why, sizeof(ctx->why),
@@ -197,6 +205,7 @@ int main(int argc, char **argv)
 			rc = write_fs(&ctx);
 		}
 	}
+	populate_close(&ctx);
 	e2x_profile_free(ctx.prof);
 	return rc;
 }

@@ -44,6 +44,9 @@ struct mkfs_ctx {
 	char why[512];			/* reason of the last refusal */
 	char features_buf[1024];	/* -O lists joined */
 	char msg[160];			/* option error text */
+	const char *populate_from;	/* -d source */
+	struct e2x_pop_source *pop_src;
+	int progress_shown;
 };
 
 /* options.c */
@@ -58,6 +61,11 @@ int target_in_use(const struct mk_target *t, char *why, size_t whylen);
 int target_prepare(struct mk_target *t, unsigned long long bytes, char *why,
 		   size_t whylen);
 void target_rollback(struct mk_target *t);
+
+/* populate.c (-d) */
+int populate_open(struct mkfs_ctx *ctx);
+int populate_run(struct mkfs_ctx *ctx, FILE *report);
+void populate_close(struct mkfs_ctx *ctx);
 
 /* report.c */
 void report_notes(const struct mkfs_ctx *ctx);

@@ -176,6 +176,12 @@ static const char *opt_journal_opts(struct mkfs_ctx *ctx, const char *arg)
 	return NULL;
 }
 
+static const char *opt_populate(struct mkfs_ctx *ctx, const char *arg)
+{
+	ctx->populate_from = arg;
+	return NULL;
+}
+
 static const char *opt_force(struct mkfs_ctx *ctx, const char *arg)
 {
 	ctx->force++;
@@ -214,6 +220,8 @@ static const struct opt_def options[] = {
 	  "block size in bytes (1024..65536)" },
 	{ 'C', "cluster-size", opt_cluster,
 	  "cluster size for bigalloc (2..32768 blocks)" },
+	{ 'd', "source", opt_populate,
+	  "copy a directory tree or an ext2/3/4 image into it" },
 	{ 'E', "extended-options", opt_extended,
 	  "comma list, see below" },
 	{ 'F', NULL, opt_force,

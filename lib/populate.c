@@ -1,0 +1,755 @@
+/*
+ * populate.c --- the populate engine: walks a source directory by
+ * directory and writes every entry through libe2x (inline when it fits,
+ * extent-mapped and contiguous otherwise, htree/itree by the dir engine).
+ *
+ * Order: all entries of one directory are created before any of its
+ * subdirectories is entered, so each directory's children get adjacent
+ * inode numbers (the order an itree walk follows).  A directory's own
+ * attributes are set once its content is complete.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <string.h>
+#include "e2x.h"
+#include "e2x-populate.h"
+#include "u64map.h"
+
+/* Inode flags a user sets with chattr and a copy carries over. */
+#define POP_USER_FLAGS (EXT2_SECRM_FL | EXT2_UNRM_FL | EXT2_SYNC_FL | \
+			EXT2_IMMUTABLE_FL | EXT2_APPEND_FL | EXT2_NODUMP_FL | \
+			EXT2_NOATIME_FL | EXT2_DIRSYNC_FL | EXT2_TOPDIR_FL | \
+			EXT4_PROJINHERIT_FL)
+
+#define POP_CHUNK	(1U << 20)	/* bytes read from the source at once */
+
+struct pop_ctx {
+	ext2_filsys fs;
+	struct e2x_pop_source *src;
+	const struct e2x_pop_opts *opts;
+	struct e2x_pop_summary *sum;
+	struct u64map links;	/* source id -> target inode */
+	struct ext2_inode_large *inode;	/* scratch, inode-size bytes */
+	char *buf;		/* POP_CHUNK bytes */
+	char *path;		/* source path of the current entry */
+	size_t path_len, path_cap;
+	uint64_t next_report;
+};
+
+/* ---- source path for messages ----------------------------------------- */
+
+static errcode_t path_push(struct pop_ctx *c, const char *name, size_t len,
+			   size_t *saved)
+{
+	size_t need = c->path_len + len + 2;
+
+	if (need > c->path_cap) {
+		size_t cap = c->path_cap ? c->path_cap : 256;
+		char *p;
+
+		while (cap < need)
+			cap *= 2;
+		p = realloc(c->path, cap);
+		if (!p)
+			return EXT2_ET_NO_MEMORY;
+		c->path = p;
+		c->path_cap = cap;
+	}
+	*saved = c->path_len;
+	c->path[c->path_len++] = '/';
+	memcpy(c->path + c->path_len, name, len);
+	c->path_len += len;
+	c->path[c->path_len] = 0;
+	return 0;
+}
+
+static void path_pop(struct pop_ctx *c, size_t saved)
+{
+	c->path_len = saved;
+	c->path[saved] = 0;
+}
+
+/* Remember where we failed (first failure only). */
+static errcode_t failed_at(struct pop_ctx *c, errcode_t err)
+{
+	if (err && !c->sum->fail_path)
+		c->sum->fail_path = strdup(c->path_len ? c->path : "/");
+	return err;
+}
+
+/* ---- attributes -------------------------------------------------------- */
+
+static int has_extra(ext2_filsys fs, const struct ext2_inode_large *in,
+		     size_t field_end)
+{
+	return EXT2_INODE_SIZE(fs->super) > EXT2_GOOD_OLD_INODE_SIZE &&
+	       EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize >= field_end;
+}
+
+#define EXTRA_END(field) (offsetof(struct ext2_inode_large, field) + 4)
+
+/* The on-disk extra word: nanoseconds << 2 | epoch bits 32..33. */
+static uint32_t time_extra(int64_t sec, uint32_t ns)
+{
+	return (ns << 2) | (uint32_t)(((uint64_t)(sec - (int32_t)sec) >> 32) &
+				      3);
+}
+
+static void set_times(ext2_filsys fs, struct ext2_inode_large *in,
+		      const struct e2x_pop_stat *st)
+{
+	in->i_atime = (uint32_t)st->atime;
+	in->i_mtime = (uint32_t)st->mtime;
+	in->i_ctime = (uint32_t)st->ctime;
+	if (has_extra(fs, in, EXTRA_END(i_atime_extra))) {
+		in->i_atime_extra = time_extra(st->atime, st->atime_ns);
+		in->i_mtime_extra = time_extra(st->mtime, st->mtime_ns);
+		in->i_ctime_extra = time_extra(st->ctime, st->ctime_ns);
+	}
+	if ((st->have & E2X_POP_HAVE_CRTIME) &&
+	    has_extra(fs, in, EXTRA_END(i_crtime_extra))) {
+		in->i_crtime = (uint32_t)st->crtime;
+		in->i_crtime_extra = time_extra(st->crtime, st->crtime_ns);
+	}
+}
+
+/* Owner, permissions, times, chattr flags and project of ST into IN. */
+static void apply_stat(ext2_filsys fs, struct ext2_inode_large *in,
+		       const struct e2x_pop_stat *st, int keep_owner)
+{
+	in->i_mode = (uint16_t)((in->i_mode & LINUX_S_IFMT) |
+				(st->mode & 07777));
+	if (!keep_owner) {
+		in->i_uid = (uint16_t)st->uid;
+		in->osd2.linux2.l_i_uid_high = (uint16_t)(st->uid >> 16);
+		in->i_gid = (uint16_t)st->gid;
+		in->osd2.linux2.l_i_gid_high = (uint16_t)(st->gid >> 16);
+	}
+	set_times(fs, in, st);
+	if (st->have & E2X_POP_HAVE_FLAGS)
+		in->i_flags |= st->flags & POP_USER_FLAGS;
+	if ((st->have & E2X_POP_HAVE_PROJID) && st->projid &&
+	    ext2fs_has_feature_project(fs->super) &&
+	    has_extra(fs, in, EXTRA_END(i_projid)))
+		in->i_projid = st->projid;
+}
+
+static errcode_t set_one_xattr(const char *name, const void *value,
+			       size_t len, void *priv)
+{
+	struct ext2_xattr_handle *h = priv;
+
+	return ext2fs_xattr_set(h, name, value, len);
+}
+
+/* Extended attributes through libext2fs, which places them in the inode
+ * or a block, keeps system.data (inline content) in the inode and stores
+ * POSIX ACLs in the ext4 layout.  The inode is on disk already. */
+static errcode_t copy_xattrs(struct pop_ctx *c, void *dir,
+			     struct e2x_pop_entry *e, void *handle,
+			     ext2_ino_t ino)
+{
+	struct ext2_xattr_handle *h = NULL;
+	size_t before = 0, after = 0;
+	errcode_t err;
+
+	if (!c->src->ops->xattrs)
+		return 0;
+	if (!ext2fs_has_feature_xattr(c->fs->super))
+		return 0;
+	err = ext2fs_xattrs_open(c->fs, ino, &h);
+	if (err)
+		return err;
+	err = ext2fs_xattrs_read(h);
+	if (!err)
+		err = ext2fs_xattrs_count(h, &before);
+	if (!err)
+		err = c->src->ops->xattrs(c->src->priv, dir, e, handle,
+					  set_one_xattr, h);
+	if (!err)
+		err = ext2fs_xattrs_count(h, &after);
+	if (!err)
+		c->sum->xattrs += after - before;
+	ext2fs_xattrs_close(&h);
+	return err;
+}
+
+/* ---- regular files ------------------------------------------------------ */
+
+static void note_inlined(struct pop_ctx *c, uint64_t size)
+{
+	uint64_t unit = (uint64_t)c->fs->blocksize *
+			EXT2FS_CLUSTER_RATIO(c->fs);
+
+	c->sum->inlined++;
+	c->sum->inline_saved += (size + unit - 1) / unit * unit;
+}
+
+/* Read exactly LEN bytes at OFF (zeros past the source's EOF). */
+static errcode_t read_full(struct pop_ctx *c, void *f, uint64_t off,
+			   char *buf, size_t len)
+{
+	size_t done = 0, got;
+	errcode_t err;
+
+	while (done < len) {
+		err = c->src->ops->read(c->src->priv, f, off + done,
+					buf + done, len - done, &got);
+		if (err)
+			return err;
+		if (!got)
+			break;
+		done += got;
+	}
+	memset(buf + done, 0, len - done);
+	return 0;
+}
+
+/* Write BUF (LEN bytes, a whole number of blocks) at logical block LBLK,
+ * allocating blocks and writing each physically contiguous run at once. */
+static errcode_t write_blocks(struct pop_ctx *c, ext2_ino_t ino,
+			      blk64_t lblk, const char *buf, size_t nblk)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t run_start = 0, pblk;
+	size_t i, run_first = 0, run_len = 0;
+	errcode_t err;
+
+	for (i = 0; i < nblk; i++) {
+		err = e2x_alloc_file_block(fs, ino, c->inode, lblk + i,
+					   E2X_ALLOC_NOZERO, &pblk);
+		if (err)
+			return err;
+		if (run_len && pblk == run_start + run_len) {
+			run_len++;
+			continue;
+		}
+		if (run_len) {
+			err = io_channel_write_blk64(fs->io, run_start,
+					(int)run_len,
+					buf + run_first * fs->blocksize);
+			if (err)
+				return err;
+		}
+		run_start = pblk;
+		run_first = i;
+		run_len = 1;
+	}
+	if (!run_len)
+		return 0;
+	return io_channel_write_blk64(fs->io, run_start, (int)run_len,
+				      buf + run_first * fs->blocksize);
+}
+
+/* Copy the data ranges of an extent-mapped file; holes stay holes. */
+static errcode_t copy_extents(struct pop_ctx *c, void *f, ext2_ino_t ino,
+			      uint64_t size)
+{
+	uint64_t bs = c->fs->blocksize, off = 0, start, end;
+	errcode_t err;
+
+	while (off < size) {
+		err = c->src->ops->next_data(c->src->priv, f, off, &start,
+					     &end);
+		if (err)
+			return err;
+		if (start >= end || start >= size)
+			break;
+		if (end > size)
+			end = size;
+		start -= start % bs;
+		end = (end + bs - 1) / bs * bs;
+		while (start < end) {
+			size_t len = end - start > POP_CHUNK ? POP_CHUNK :
+							       end - start;
+
+			err = read_full(c, f, start, c->buf, len);
+			if (!err)
+				err = write_blocks(c, ino, start / bs, c->buf,
+						   len / bs);
+			if (err)
+				return err;
+			start += len;
+		}
+		off = end;
+	}
+	return 0;
+}
+
+/* Without the extents feature: libext2fs's file API maps the blocks. */
+static errcode_t copy_mapped(struct pop_ctx *c, void *f, ext2_ino_t ino,
+			     uint64_t size)
+{
+	uint64_t off = 0, start, end;
+	ext2_file_t ef = NULL;
+	unsigned int wrote;
+	errcode_t err, err2;
+
+	err = ext2fs_write_inode_full(c->fs, ino, (void *)c->inode,
+				      EXT2_INODE_SIZE(c->fs->super));
+	if (!err)
+		err = ext2fs_file_open2(c->fs, ino, (void *)c->inode,
+					EXT2_FILE_WRITE, &ef);
+	while (!err && off < size) {
+		err = c->src->ops->next_data(c->src->priv, f, off, &start,
+					     &end);
+		if (err || start >= end || start >= size)
+			break;
+		if (end > size)
+			end = size;
+		while (!err && start < end) {
+			size_t len = end - start > POP_CHUNK ? POP_CHUNK :
+							       end - start;
+
+			err = read_full(c, f, start, c->buf, len);
+			if (!err)
+				err = ext2fs_file_llseek(ef, start,
+							 EXT2_SEEK_SET, NULL);
+			if (!err)
+				err = ext2fs_file_write(ef, c->buf, len,
+							&wrote);
+			start += len;
+		}
+		off = end;
+	}
+	if (!err)
+		err = ext2fs_file_set_size2(ef, size);
+	if (ef) {
+		err2 = ext2fs_file_close(ef);
+		if (!err)
+			err = err2;
+	}
+	if (!err)
+		err = ext2fs_read_inode_full(c->fs, ino, (void *)c->inode,
+					     EXT2_INODE_SIZE(c->fs->super));
+	return err;
+}
+
+/* Content of a new regular file into c->inode (in memory, blocks on
+ * disk): inline when it fits, else blocks. */
+static errcode_t copy_content(struct pop_ctx *c, void *f, ext2_ino_t ino,
+			      uint64_t size)
+{
+	ext2_filsys fs = c->fs;
+	size_t cap;
+	errcode_t err;
+
+	if (e2x_inode_has_inline(c->inode) &&
+	    !e2x_inline_capacity(fs, ino, c->inode, &cap) && size <= cap) {
+		err = read_full(c, f, 0, c->buf, size);
+		if (!err)
+			err = e2x_inline_set(fs, ino, c->inode, c->buf, size);
+		if (!err && size)
+			note_inlined(c, size);
+		return err;
+	}
+	err = e2x_inline_clear(fs, ino, c->inode);
+	if (err || !size)
+		return err;
+	if (!ext2fs_has_feature_extents(fs->super))
+		return copy_mapped(c, f, ino, size);
+	if (!(c->inode->i_flags & EXT4_EXTENTS_FL)) {
+		err = e2x_extent_root_init(fs, c->inode);
+		if (err)
+			return err;
+	}
+	return copy_extents(c, f, ino, size);
+}
+
+static errcode_t make_file(struct pop_ctx *c, void *dir,
+			   struct e2x_pop_entry *e, ext2_ino_t parent,
+			   ext2_ino_t *ino)
+{
+	ext2_filsys fs = c->fs;
+	void *f = NULL;
+	errcode_t err;
+
+	err = c->src->ops->open_file(c->src->priv, dir, e, &f);
+	if (err)
+		return err;
+	err = e2x_inode_new(fs, parent, (uint16_t)e->st.mode, c->inode, ino);
+	if (err)
+		goto out;
+	err = copy_content(c, f, *ino, e->st.size);
+	if (err)
+		goto out;
+	err = ext2fs_inode_size_set(fs, (struct ext2_inode *)c->inode,
+				    e->st.size);
+	if (err)
+		goto out;
+	apply_stat(fs, c->inode, &e->st, 0);
+	err = e2x_write_inode(fs, *ino, c->inode);
+	if (!err)
+		err = copy_xattrs(c, dir, e, f, *ino);
+	c->sum->files++;
+	c->sum->bytes += e->st.size;
+out:
+	c->src->ops->close_file(c->src->priv, f);
+	return err;
+}
+
+/* ---- other kinds --------------------------------------------------------- */
+
+static errcode_t make_symlink(struct pop_ctx *c, void *dir,
+			      struct e2x_pop_entry *e, ext2_ino_t parent,
+			      ext2_ino_t *ino)
+{
+	ext2_filsys fs = c->fs;
+	size_t len;
+	errcode_t err;
+
+	err = c->src->ops->readlink(c->src->priv, dir, e, c->buf, POP_CHUNK,
+				    &len);
+	if (err)
+		return err;
+	if (len >= fs->blocksize || len == 0)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = e2x_inode_new(fs, parent, (uint16_t)e->st.mode, c->inode, ino);
+	if (err)
+		return err;
+	err = ext2fs_write_inode_full(fs, *ino, (void *)c->inode,
+				      EXT2_INODE_SIZE(fs->super));
+	if (!err)
+		err = e2x_symlink_write(fs, *ino, c->buf, len, 0);
+	if (!err)
+		err = ext2fs_read_inode_full(fs, *ino, (void *)c->inode,
+					     EXT2_INODE_SIZE(fs->super));
+	if (err)
+		return err;
+	if (e2x_inode_has_inline(c->inode))
+		note_inlined(c, len);
+	apply_stat(fs, c->inode, &e->st, 0);
+	err = ext2fs_write_inode_full(fs, *ino, (void *)c->inode,
+				      EXT2_INODE_SIZE(fs->super));
+	if (!err)
+		err = copy_xattrs(c, dir, e, NULL, *ino);
+	c->sum->symlinks++;
+	return err;
+}
+
+/* Device numbers in i_block as the kernel stores them: the old 8:8 form
+ * when both fit, else the new form in i_block[1]. */
+static void set_rdev(struct ext2_inode_large *in, uint32_t major,
+		     uint32_t minor)
+{
+	memset(in->i_block, 0, sizeof(in->i_block));
+	if (major < 256 && minor < 256)
+		in->i_block[0] = ext2fs_cpu_to_le32(major << 8 | minor);
+	else
+		in->i_block[1] = ext2fs_cpu_to_le32((minor & 0xff) |
+						    (major << 8) |
+						    ((minor & ~0xffU) << 12));
+}
+
+static errcode_t make_special(struct pop_ctx *c, void *dir,
+			      struct e2x_pop_entry *e, ext2_ino_t parent,
+			      ext2_ino_t *ino)
+{
+	ext2_filsys fs = c->fs;
+	errcode_t err;
+
+	err = e2x_inode_new(fs, parent, (uint16_t)e->st.mode, c->inode, ino);
+	if (err)
+		return err;
+	c->inode->i_flags &= ~(EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL);
+	if (LINUX_S_ISCHR(e->st.mode) || LINUX_S_ISBLK(e->st.mode))
+		set_rdev(c->inode, e->st.rdev_major, e->st.rdev_minor);
+	apply_stat(fs, c->inode, &e->st, 0);
+	err = e2x_write_inode(fs, *ino, c->inode);
+	if (!err)
+		err = copy_xattrs(c, dir, e, NULL, *ino);
+	c->sum->specials++;
+	return err;
+}
+
+static unsigned int ftype_of(uint32_t mode)
+{
+	switch (mode & LINUX_S_IFMT) {
+	case LINUX_S_IFREG: return EXT2_FT_REG_FILE;
+	case LINUX_S_IFDIR: return EXT2_FT_DIR;
+	case LINUX_S_IFCHR: return EXT2_FT_CHRDEV;
+	case LINUX_S_IFBLK: return EXT2_FT_BLKDEV;
+	case LINUX_S_IFIFO: return EXT2_FT_FIFO;
+	case LINUX_S_IFSOCK: return EXT2_FT_SOCK;
+	case LINUX_S_IFLNK: return EXT2_FT_SYMLINK;
+	}
+	return EXT2_FT_UNKNOWN;
+}
+
+/* ---- directories ---------------------------------------------------------- */
+
+/* Attributes of a finished directory (its link and size are the dir
+ * engine's); the engine bumped i_version already when it added entries. */
+static errcode_t finish_dir(struct pop_ctx *c, void *dir,
+			    struct e2x_pop_entry *e,
+			    const struct e2x_pop_stat *st, ext2_ino_t ino,
+			    int keep_owner)
+{
+	ext2_filsys fs = c->fs;
+	enum e2x_dir_form form;
+	errcode_t err;
+
+	err = ext2fs_read_inode_full(fs, ino, (void *)c->inode,
+				     EXT2_INODE_SIZE(fs->super));
+	if (err)
+		return err;
+	apply_stat(fs, c->inode, st, keep_owner);
+	err = ext2fs_write_inode_full(fs, ino, (void *)c->inode,
+				      EXT2_INODE_SIZE(fs->super));
+	if (!err && !e2x_dir_form(fs, ino, &form) &&
+	    form == E2X_DIR_FORM_INLINE)
+		note_inlined(c, fs->blocksize);
+	if (!err)
+		err = copy_xattrs(c, NULL, e, dir, ino);
+	return err;
+}
+
+static void progress(struct pop_ctx *c, int force)
+{
+	if (!c->opts || !c->opts->progress)
+		return;
+	if (!force && c->sum->entries < c->next_report)
+		return;
+	c->next_report = c->sum->entries + 512;
+	c->opts->progress(c->sum->entries, c->opts->total,
+			  c->opts->progress_priv);
+}
+
+static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
+			  int is_root);
+
+/* One entry that is not a directory (or a hard link to one seen). */
+static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
+			   struct e2x_pop_entry *e, ext2_ino_t tdir)
+{
+	uint64_t *seen = NULL;
+	ext2_ino_t ino = 0;
+	errcode_t err;
+
+	if (e->st.nlink > 1)
+		seen = u64map_find(&c->links, e->st.id);
+	if (seen) {
+		c->sum->hardlinks++;
+		return e2x_dir_link(c->fs, tdir, e->name, e->name_len,
+				    (ext2_ino_t)*seen, 0);
+	}
+	switch (e->st.mode & LINUX_S_IFMT) {
+	case LINUX_S_IFREG:
+		err = make_file(c, dir, e, tdir, &ino);
+		break;
+	case LINUX_S_IFLNK:
+		err = make_symlink(c, dir, e, tdir, &ino);
+		break;
+	case LINUX_S_IFCHR:
+	case LINUX_S_IFBLK:
+	case LINUX_S_IFIFO:
+	case LINUX_S_IFSOCK:
+		err = make_special(c, dir, e, tdir, &ino);
+		break;
+	default:
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	if (!err)
+		err = e2x_dir_add(c->fs, tdir, e->name, e->name_len, ino,
+				  ftype_of(e->st.mode), 0);
+	if (!err && e->st.nlink > 1)
+		err = u64map_put(&c->links, e->st.id, ino);
+	return err;
+}
+
+/* A subdirectory: made now, filled once the whole level is created.  An
+ * existing directory of the name (lost+found in the root) is reused. */
+static errcode_t make_subdir(struct pop_ctx *c, struct e2x_pop_entry *e,
+			     ext2_ino_t tdir, int is_root, ext2_ino_t *ino)
+{
+	unsigned int ft;
+	errcode_t err;
+
+	if (is_root) {
+		err = e2x_dir_lookup(c->fs, tdir, e->name, e->name_len, ino,
+				     &ft);
+		if (!err && ft == EXT2_FT_DIR)
+			return 0;
+		if (err != E2X_ERR_NOT_FOUND)
+			return err ? err : E2X_ERR_EXISTS;
+	}
+	c->sum->dirs++;
+	return e2x_dir_mkdir(c->fs, tdir, e->name, e->name_len,
+			     e->st.mode & 07777, 0, ino);
+}
+
+static errcode_t enter_subdir(struct pop_ctx *c, void *dir,
+			      struct e2x_pop_entry *e, ext2_ino_t ino)
+{
+	void *sub = NULL;
+	errcode_t err;
+
+	err = c->src->ops->open_dir(c->src->priv, dir, e, &sub);
+	if (err)
+		return err;
+	err = copy_dir(c, sub, ino, 0);
+	if (!err)
+		err = finish_dir(c, sub, e, &e->st, ino, 0);
+	c->src->ops->close_dir(c->src->priv, sub);
+	return err;
+}
+
+static void free_list(struct e2x_pop_entry *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
+			  int is_root)
+{
+	struct e2x_pop_entry *v = NULL;
+	ext2_ino_t *dino = NULL;
+	size_t n = 0, i, saved;
+	errcode_t err;
+
+	err = failed_at(c, c->src->ops->list(c->src->priv, dir, &v, &n));
+	if (err)
+		return err;
+	dino = calloc(n ? n : 1, sizeof(*dino));
+	if (!dino) {
+		err = EXT2_ET_NO_MEMORY;
+		goto out;
+	}
+	for (i = 0; i < n && !err; i++) {
+		err = path_push(c, v[i].name, v[i].name_len, &saved);
+		if (err)
+			break;
+		if (v[i].name_len > E2X_NAME_MAX)
+			err = E2X_ERR_NAME_TOO_LONG;
+		else if (LINUX_S_ISDIR(v[i].st.mode))
+			err = make_subdir(c, &v[i], tdir, is_root, &dino[i]);
+		else
+			err = copy_leaf(c, dir, &v[i], tdir);
+		failed_at(c, err);
+		path_pop(c, saved);
+		c->sum->entries++;
+		progress(c, 0);
+	}
+	for (i = 0; i < n && !err; i++) {
+		if (!dino[i])
+			continue;
+		err = path_push(c, v[i].name, v[i].name_len, &saved);
+		if (err)
+			break;
+		err = failed_at(c, enter_subdir(c, dir, &v[i], dino[i]));
+		path_pop(c, saved);
+	}
+out:
+	free(dino);
+	free_list(v, n);
+	return err;
+}
+
+errcode_t e2x_populate(ext2_filsys fs, ext2_ino_t root,
+		       struct e2x_pop_source *src,
+		       const struct e2x_pop_opts *opts,
+		       struct e2x_pop_summary *sum)
+{
+	struct pop_ctx c;
+	struct e2x_pop_stat rst;
+	void *rdir = NULL;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	memset(sum, 0, sizeof(*sum));
+	memset(&c, 0, sizeof(c));
+	memset(&rst, 0, sizeof(rst));
+	c.fs = fs;
+	c.src = src;
+	c.opts = opts;
+	c.sum = sum;
+	u64map_init(&c.links);
+	c.inode = calloc(1, EXT2_INODE_SIZE(fs->super) <
+			 sizeof(struct ext2_inode_large) ?
+			 sizeof(struct ext2_inode_large) :
+			 EXT2_INODE_SIZE(fs->super));
+	c.buf = malloc(POP_CHUNK);
+	if (!c.inode || !c.buf) {
+		err = EXT2_ET_NO_MEMORY;
+		goto out;
+	}
+	if (!fs->inode_map || !fs->block_map) {
+		err = ext2fs_read_bitmaps(fs);
+		if (err)
+			goto out;
+	}
+	err = failed_at(&c, src->ops->root(src->priv, &rdir, &rst));
+	if (err)
+		goto out;
+	err = copy_dir(&c, rdir, root, 1);
+	if (!err)
+		err = failed_at(&c, finish_dir(&c, rdir, NULL, &rst, root,
+				opts && (opts->flags &
+					 E2X_POP_KEEP_ROOT_OWNER)));
+	progress(&c, 1);
+out:
+	if (rdir)
+		src->ops->close_dir(src->priv, rdir);
+	u64map_free(&c.links);
+	free(c.inode);
+	free(c.buf);
+	free(c.path);
+	return err;
+}
+
+void e2x_pop_summary_free(struct e2x_pop_summary *sum)
+{
+	free(sum->fail_path);
+	sum->fail_path = NULL;
+}
+
+errcode_t e2x_pop_source_open(const char *path, int flags,
+			      struct e2x_pop_source **out, char *why,
+			      size_t whylen)
+{
+	struct e2x_pop_source *src;
+	struct stat st;
+	errcode_t err;
+
+	(void)flags;
+	*out = NULL;
+	if (stat(path, &st)) {
+		snprintf(why, whylen, "cannot read source %s: %s", path,
+			 strerror(errno));
+		return errno;
+	}
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return EXT2_ET_NO_MEMORY;
+	if (S_ISDIR(st.st_mode))
+		err = e2x_pop_dirsrc_open(path, src, why, whylen);
+	else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		err = e2x_pop_imgsrc_open(path, src, why, whylen);
+	else {
+		snprintf(why, whylen, "source %s is neither a directory nor "
+			 "an ext2/3/4 image or block device", path);
+		err = EXT2_ET_INVALID_ARGUMENT;
+	}
+	if (err) {
+		free(src);
+		return err;
+	}
+	*out = src;
+	return 0;
+}
+
+void e2x_pop_source_close(struct e2x_pop_source *src)
+{
+	if (!src)
+		return;
+	if (src->ops && src->ops->close)
+		src->ops->close(src->priv);
+	free(src);
+}
