@@ -15,7 +15,12 @@
  * entry and e2x_itree_remove() after removing one (both are no-ops when the
  * directory has no itree), e2x_itree_build() when a directory becomes
  * indexed, e2x_itree_drop() before freeing a directory's blocks.  '.' and
- * '..' are never in an itree.
+ * '..' are never in an itree.  An entry's hash is the htree major hash the
+ * directory orders its name by; the verifier compares it too.
+ *
+ * The feature bit is unknown to libext2fs: ext2fs_open() of an itree file
+ * system read-write needs EXT2_FLAG_FORCE (programs then check the
+ * features themselves).
  */
 #ifndef E2X_ITREE_H
 #define E2X_ITREE_H
@@ -83,7 +88,8 @@ struct e2x_itree_index_entry {
 };				/* 0x10 bytes */
 #define E2X_ITREE_INDEX_LEN	16
 
-/* Most levels a tree may have (see e2x-itree.5 for why this is enough). */
+/* Most levels a tree may have: 7, 6 and 5 levels already span the largest
+ * large_dir htree of 1, 4 and 64 KiB blocks (e2x-itree.5, DEPTH LIMIT). */
 #define E2X_ITREE_MAX_LEVELS	8
 
 /*
@@ -203,7 +209,7 @@ errcode_t e2x_itree_verify(ext2_filsys fs, ext2_ino_t dir,
 const char *e2x_itree_problem_name(enum e2x_itree_problem_code code);
 
 /* itree_stats.c --- shape of one tree, and operation counters (process
- * wide, for the benchmark). */
+ * wide, for the benchmark; shifts counts evenings of two nodes). */
 struct e2x_itree_stats {
 	uint64_t entries;
 	uint64_t nodes;

@@ -330,6 +330,90 @@ START_TEST(exists_and_not_found)
 }
 END_TEST
 
+/* e2x-itree.5, ALLOCATION: with bigalloc a tree holds whole clusters; the
+ * blocks it does not use are spare blocks chained from ir_free, lowest
+ * first, and i_blocks is charged one cluster. */
+START_TEST(bigalloc_spare_blocks)
+{
+	struct e2x_itree_root r;
+	char *buf;
+	blk64_t next, expect;
+	uint64_t iblocks;
+	unsigned int n = 0, ratio;
+
+	setup_tree("-b 1024 -I 256 -C 16384 -O bigalloc,^resize_inode");
+	ratio = EXT2FS_CLUSTER_RATIO(fx.fs);
+	ck_assert_uint_eq(ratio, 16);
+	buf = malloc(fx.fs->blocksize);
+	ck_assert_int_eq(e2x_itree_root_get(fx.fs, dino, &r), 0);
+	ck_assert_uint_eq(r.ir_clusters, 1);
+	ck_assert_uint_eq(r.ir_nodes, 1);
+	ck_assert_uint_eq(r.ir_root % ratio, 0);	/* first of its cluster */
+	iblocks = ext2fs_get_stat_i_blocks(fx.fs, (struct ext2_inode *)dino);
+	for (next = r.ir_free, expect = r.ir_root + 1; next; n++, expect++) {
+		struct e2x_itree_node *h = (struct e2x_itree_node *)buf;
+
+		ck_assert_uint_eq(next, expect);
+		ck_assert_int_eq(io_channel_read_blk64(fx.fs->io, next, 1, buf),
+				 0);
+		ck_assert_int_eq(memcmp(buf, "FREE", 4), 0);
+		ck_assert_uint_eq(ext2fs_le32_to_cpu(h->in_owner), dir);
+		next = ext2fs_le64_to_cpu(h->in_next_free);
+	}
+	ck_assert_uint_eq(n, ratio - 1);
+	/* 40 more leaves' worth of entries take two more clusters, no more */
+	insert_n(2000, 1);
+	ck_assert_int_eq(e2x_itree_root_get(fx.fs, dino, &r), 0);
+	ck_assert_uint_eq(r.ir_clusters,
+			  (r.ir_nodes + ratio - 1) / ratio);
+	ck_assert_uint_eq(ext2fs_get_stat_i_blocks(fx.fs,
+			  (struct ext2_inode *)dino),
+			  iblocks + (uint64_t)(r.ir_clusters - 1) * ratio * 2);
+	free(buf);
+	teardown_tree();
+}
+END_TEST
+
+/* e2x-itree.5, Index entries: separators bound their children. */
+START_TEST(index_entries_point_at_children)
+{
+	struct e2x_itree_root r;
+	char *root, *child;
+	unsigned int i, n;
+
+	setup_tree("-b 1024 -I 256");
+	insert_n(500, 0);
+	ck_assert_int_eq(e2x_itree_root_get(fx.fs, dino, &r), 0);
+	ck_assert_uint_ge(r.ir_levels, 2);
+	root = malloc(1024);
+	child = malloc(1024);
+	ck_assert_int_eq(io_channel_read_blk64(fx.fs->io, r.ir_root, 1, root),
+			 0);
+	n = root[4] | root[5] << 8;
+	ck_assert_uint_ge(n, 2);
+	ck_assert_uint_eq((unsigned char)root[8], r.ir_levels - 1);
+	for (i = 1; i < n; i++) {
+		const char *e = root + 0x20 + 16 * i;
+		uint32_t ino, hash, cino, chash;
+		uint64_t blk;
+
+		memcpy(&ino, e, 4);
+		memcpy(&hash, e + 4, 4);
+		memcpy(&blk, e + 8, 8);
+		ck_assert_int_eq(io_channel_read_blk64(fx.fs->io,
+				 ext2fs_le64_to_cpu(blk), 1, child), 0);
+		ck_assert_int_eq(memcmp(child, "ITRE", 4), 0);
+		memcpy(&cino, child + 0x20, 4);
+		memcpy(&chash, child + 0x24, 4);
+		/* the child's first key is not below its separator */
+		ck_assert(cino > ino || (cino == ino && chash >= hash));
+	}
+	free(root);
+	free(child);
+	teardown_tree();
+}
+END_TEST
+
 static Suite *suite_itree_format(void)
 {
 	Suite *s = suite_create("itree_format");
@@ -345,6 +429,8 @@ static Suite *suite_itree_format(void)
 	tcase_add_test(tc, hooks_are_noops_without_a_tree);
 	tcase_add_test(tc, small_inodes_cannot_hold_a_root);
 	tcase_add_test(tc, exists_and_not_found);
+	tcase_add_test(tc, bigalloc_spare_blocks);
+	tcase_add_test(tc, index_entries_point_at_children);
 	suite_add_tcase(s, tc);
 	return s;
 }
