@@ -78,6 +78,37 @@ static errcode_t release_inode(ext2_filsys fs, ext2_ino_t ino,
 	return 0;
 }
 
+/*
+ * Zero the last block past i_size, as the kernel's truncate does: stale
+ * bytes there would reappear if the file grew again.
+ */
+static errcode_t zero_tail(ext2_filsys fs, ext2_ino_t ino,
+			   struct ext2_inode_large *inode, uint64_t size)
+{
+	unsigned int off = size % fs->blocksize;
+	blk64_t phys = 0;
+	int flags = 0;
+	char *buf;
+	errcode_t err;
+
+	if (!off)
+		return 0;
+	err = ext2fs_bmap2(fs, ino, EXT2_INODE(inode), NULL, 0,
+			   size / fs->blocksize, &flags, &phys);
+	if (err || !phys || (flags & BMAP_RET_UNINIT))
+		return err;
+	err = ext2fs_get_mem(fs->blocksize, &buf);
+	if (err)
+		return err;
+	err = io_channel_read_blk64(fs->io, phys, 1, buf);
+	if (!err) {
+		memset(buf + off, 0, fs->blocksize - off);
+		err = io_channel_write_blk64(fs->io, phys, 1, buf);
+	}
+	ext2fs_free_mem(&buf);
+	return err;
+}
+
 /* Drop the blocks past i_size of a still-linked inode. */
 static errcode_t truncate_inode(ext2_filsys fs, ext2_ino_t ino,
 				struct ext2_inode_large *inode)
@@ -86,9 +117,12 @@ static errcode_t truncate_inode(ext2_filsys fs, ext2_ino_t ino,
 	blk64_t first = (size + fs->blocksize - 1) / fs->blocksize;
 	errcode_t err = 0;
 
-	if (ext2fs_inode_has_valid_blocks2(fs, EXT2_INODE(inode)))
+	if (ext2fs_inode_has_valid_blocks2(fs, EXT2_INODE(inode))) {
 		err = ext2fs_punch(fs, ino, EXT2_INODE(inode), NULL, first,
 				   ~0ULL);
+		if (!err)
+			err = zero_tail(fs, ino, inode, size);
+	}
 	if (err)
 		return err;
 	inode->i_dtime = 0;

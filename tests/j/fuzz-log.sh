@@ -2,9 +2,9 @@
 # fuzz-log.sh --- random damage to the log of a kernel crash image
 # (damage.py, one seed per run).  Every run: no crash (exit 0 or 1), the
 # dry run writes nothing; a journal we refuse leaves the image untouched;
-# any other recovery is byte-identical to the reference e2fsck -E
-# journal_only (kernel recovery code) but for stamps and, when recovery
-# fails, the s_sequence we move past the old log.  16 seeds;
+# any other replay is byte-identical to the reference's (debugfs
+# journal_run: the kernel's recovery code) but for stamps and, when
+# recovery fails, the s_sequence we move past the old log.  16 seeds;
 # E2X_LONG=1: 400.
 . "$top_srcdir/tests/j/lib.sh"
 T=$(mktemp -d /tmp/h7-fuzz.XXXXXX)
@@ -24,7 +24,6 @@ umount_img "$m"
 needs_recovery "$img" || fail "no needs_recovery after the crash"
 bs=$(dumpe2fs -h "$img" 2>/dev/null | sed -n 's/^Block size: *//p')
 j0=$(debugfs -c -R "bmap <8> 0" "$img" 2>/dev/null)
-itab=$(itable_args "$img")
 same=0 refused=0 s=1
 while [ $s -le $count ]; do
 	python3 "$top_srcdir/tests/j/damage.py" "$img" "$T/z" "$j0" "$bs" $s
@@ -33,19 +32,18 @@ while [ $s -le $count ]; do
 	[ $? -le 1 ] || fail "seed $s: dry run crashed: $(head -3 "$T/out")"
 	cmp -s "$T/z" "$T/zn" || fail "seed $s: dry run wrote"
 	cp "$T/z" "$T/zr"
-	"$JRECOVER" "$T/z" >"$T/out" 2>&1
+	"$JRECOVER" -R "$T/z" >"$T/out" 2>&1
 	rc=$?
 	[ $rc -le 1 ] || fail "seed $s: recovery crashed: $(head -3 "$T/out")"
 	if grep -q 'Journal is corrupt\|unsupported' "$T/out"; then
 		cmp -s "$T/z" "$T/zr" || fail "seed $s: refused journal, but wrote"
 		refused=$((refused + 1))
 	else
-		"$REF_FSCK" -E journal_only -y "$T/zr" >/dev/null 2>&1
+		ref_replay "$T/zr"
 		ign=
 		[ $rc = 1 ] && ign="$((j0 * bs + 24)):4 $((j0 * bs + 252)):4"
 		# shellcheck disable=SC2086
-		python3 "$top_srcdir/tests/j/imgcmp.py" "$T/z" "$T/zr" $itab \
-			$ign >"$T/cmp" ||
+		same_replay "$T/z" "$T/zr" $ign >"$T/cmp" ||
 			fail "seed $s: differs from the reference: $(cat "$T/out") $(head -2 "$T/cmp")"
 		same=$((same + 1))
 	fi

@@ -3,7 +3,9 @@
 # ignoring what a writer legitimately stamps differently: primary
 # superblock write time, kbytes written and checksum; with
 # "itable:BS:ISIZE:FIRST:LAST" arguments (inode table blocks), the inode
-# fields dtime, i_version and checksum; with "OFFSET:LENGTH", any range.
+# fields dtime, i_version and checksum; with "skipino:N" (after the
+# itables, in group order), all of inode N; with "OFFSET:LENGTH", any
+# range.
 # usage: imgcmp.py A B [range...]; exit 0 same, 1 different.
 import sys
 
@@ -16,6 +18,11 @@ for arg in sys.argv[3:]:
     if p[0] == "itable":
         bs, isz, first, last = (int(x) for x in p[1:])
         itables.append((first * bs, (last + 1) * bs, isz))
+    elif p[0] == "skipino":
+        start, end, isz = itables[0]
+        ipg = (end - start) // isz
+        g, i = divmod(int(p[1]) - 1, ipg)
+        ranges.append((itables[g][0] + i * isz, isz))
     else:
         ranges.append((int(p[0]), int(p[1])))
 

@@ -138,6 +138,21 @@ itable_args() {
 		}'
 }
 
+# ref_replay IMAGE: the reference's replay alone (debugfs journal_run: the
+# e2fsprogs copy of the kernel's recovery code, no orphan processing)
+ref_replay() {
+	debugfs -w -n -R journal_run "$1" >/dev/null 2>&1
+}
+
+# same_replay OURS REF [range...]: our replay-only result (jrecover -R)
+# equals ref_replay's byte for byte, but for stamps (s_lastcheck too:
+# debugfs stores its own)
+same_replay() {
+	local a=$1 b=$2
+	shift 2
+	python3 "$top_srcdir/tests/j/imgcmp.py" "$a" "$b" 1088:4 "$@"
+}
+
 # same_as_reference OURS REF IMAGE [range...]: our recovery (with orphans)
 # equals the reference e2fsck -E journal_only result byte for byte, but
 # for stamps (times, i_version, checksums over them)

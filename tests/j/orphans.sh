@@ -52,6 +52,12 @@ run_case() {
 	debugfs -R "dump keep $T/keep" "$img" >/dev/null 2>&1
 	head -c "$size" "$T/blob" | cmp -s - "$T/keep" ||
 		fail "$name: kept file content changed"
+	# the kernel's truncate zeroes the last block past the size: growing
+	# the file again must show zeroes, not the old bytes
+	debugfs -w -R "sif keep size $((size + 100))" "$img" >/dev/null 2>&1
+	debugfs -R "dump keep $T/keep" "$img" >/dev/null 2>&1
+	{ head -c "$size" "$T/blob"; head -c 100 /dev/zero; } |
+		cmp -s - "$T/keep" || fail "$name: stale bytes past the old size"
 	runs=$((runs + 1))
 	echo "ok $name $out"
 }
