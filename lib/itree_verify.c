@@ -308,6 +308,20 @@ static void compare_entries(struct vstate *v, struct collect *dir)
 	}
 }
 
+/* Why a root record was refused: too many levels, or anything else. */
+static enum e2x_itree_problem_code root_problem(ext2_filsys fs,
+		const struct ext2_inode_large *dir_inode)
+{
+	unsigned char v[sizeof(struct e2x_itree_root)];
+	size_t len = 0;
+
+	if (!e2x_xattr_ibody_get(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
+				 E2X_ITREE_XATTR_NAME, v, sizeof(v), &len) &&
+	    len == sizeof(v) && v[0x19] > E2X_ITREE_MAX_LEVELS)
+		return E2X_ITREEP_DEPTH;
+	return E2X_ITREEP_ROOT;
+}
+
 errcode_t e2x_itree_verify(ext2_filsys fs, ext2_ino_t dir,
 			   const struct ext2_inode_large *dir_inode,
 			   e2x_itree_walk_fn walk, void *walk_priv,
@@ -328,7 +342,7 @@ errcode_t e2x_itree_verify(ext2_filsys fs, ext2_ino_t dir,
 	err = itree_ctx_init(&c, fs, dir, (struct ext2_inode_large *)dir_inode,
 			     1);
 	if (err == E2X_ERR_ITREE_CORRUPT) {
-		report(&v, E2X_ITREEP_ROOT, 0, 0, 0);
+		report(&v, root_problem(fs, dir_inode), 0, 0, 0);
 		err = 0;
 		goto out;
 	}

@@ -414,6 +414,31 @@ START_TEST(index_entries_point_at_children)
 }
 END_TEST
 
+/* A root record claiming more than E2X_ITREE_MAX_LEVELS is refused. */
+START_TEST(too_deep_root_is_refused)
+{
+	unsigned char v[32];
+	size_t len = 0;
+	int seen[E2X_ITREEP_MAX] = { 0 };
+	unsigned int np = 0;
+	struct e2x_itree_entry e = { 99, 1, 1, 1, "z" };
+
+	setup_tree("-b 4096 -I 256");
+	ck_assert_int_eq(e2x_xattr_ibody_get(fx.fs, dino, 7, "itree", v,
+					     sizeof(v), &len), 0);
+	v[0x19] = E2X_ITREE_MAX_LEVELS + 1;
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, dino, 7, "itree", v,
+					     sizeof(v)), 0);
+	ck_assert_int_eq(e2x_itree_insert(fx.fs, dir, dino, &e, 0),
+			 E2X_ERR_ITREE_CORRUPT);
+	ck_assert_int_eq(e2x_itree_verify(fx.fs, dir, dino, NULL, NULL,
+					  count_problems, seen, &np), 0);
+	ck_assert_uint_eq(np, 1);
+	ck_assert(seen[E2X_ITREEP_DEPTH]);
+	teardown_tree();
+}
+END_TEST
+
 static Suite *suite_itree_format(void)
 {
 	Suite *s = suite_create("itree_format");
@@ -431,6 +456,7 @@ static Suite *suite_itree_format(void)
 	tcase_add_test(tc, exists_and_not_found);
 	tcase_add_test(tc, bigalloc_spare_blocks);
 	tcase_add_test(tc, index_entries_point_at_children);
+	tcase_add_test(tc, too_deep_root_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
