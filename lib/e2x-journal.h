@@ -248,7 +248,10 @@ struct e2x_journal;
  * Find and load FS's journal: the internal journal inode (s_journal_inum,
  * extent or indirect mapped) or the external device (matched by UUID).
  * Validates the jbd2 superblock (v1/v2, block size, bounds, features,
- * superblock checksum).  Returns E2X_ERR_JOURNAL_* codes on bad journals.
+ * superblock checksum).  Errors: E2X_ERR_NOT_FOUND (no journal),
+ * E2X_ERR_JOURNAL (corrupt superblock or block map), E2X_ERR_UNSUPPORTED
+ * (unknown incompat feature, or a fast-commit log to replay),
+ * E2X_ERR_JOURNAL_DEV (external device missing or not matching).
  */
 errcode_t e2x_journal_load(ext2_filsys fs, const struct e2x_journal_opts *o,
 			   struct e2x_journal **jp);
@@ -266,10 +269,11 @@ errcode_t e2x_journal_revoke_pass(struct e2x_journal *j,
 errcode_t e2x_journal_replay(struct e2x_journal *j, io_channel sink,
 			     struct e2x_journal_result *res);
 /*
- * Mark the journal empty (s_start = 0, s_sequence = end_tid + 1, checksum)
- * through JSINK (a channel on the journal's device), then clear
- * needs_recovery in the primary fs superblock read back through SINK (it
- * may be a replayed, newer copy).
+ * Mark the journal empty (s_start = 0, s_sequence = end_tid + 1 so no old
+ * block can pass for a new one, s_errno = 0, checksum) through JSINK (a
+ * channel on the journal's device; an already empty log is left alone),
+ * then clear needs_recovery in the primary fs superblock read back
+ * through SINK (it may be a replayed, newer copy).
  */
 errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 			     io_channel jsink,
@@ -311,7 +315,8 @@ struct e2x_orphan_result {
 /*
  * Process the orphan list (s_last_orphan chained through i_dtime) and the
  * orphan file: release inodes with no links (blocks, EA block, inode
- * bitmap, counters) and truncate linked ones to i_size; then empty the
+ * bitmap, counters) and truncate linked ones to i_size (blocks past it
+ * freed, the rest of the last block zeroed, as the kernel); then empty the
  * list and the orphan file and clear orphan_present.  Loads the bitmaps
  * if needed and marks them dirty; the caller flushes/closes FS.
  * On a fs marked with errors the list can't be trusted: like the kernel
