@@ -445,7 +445,9 @@ errcode_t e2x_dir_lookup(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	unsigned int t = 0;
 	errcode_t err;
 
-	if (!name || name_len == 0 || name_len > E2X_NAME_MAX)
+	if (!name || name_len == 0)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (name_len > E2X_NAME_MAX)
 		return E2X_ERR_NAME_TOO_LONG;
 	err = dirh_open(fs, dir, &d);
 	if (err)
@@ -766,6 +768,7 @@ errcode_t e2x_dir_build_htree(ext2_filsys fs, ext2_ino_t dir, int flags)
 	errcode_t err;
 
 	(void)flags;
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	if (!ext2fs_has_feature_dir_index(fs->super))
 		return E2X_ERR_UNSUPPORTED;
 	err = dirh_open(fs, dir, &d);

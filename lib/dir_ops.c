@@ -82,8 +82,8 @@ static errcode_t inode_get(ext2_filsys fs, ext2_ino_t ino,
 static int want_inline(ext2_filsys fs, ext2_ino_t parent, const char *name,
 		       unsigned int len, int flags)
 {
-	(void)flags;
-	if (!ext2fs_has_feature_inline_data(fs->super))
+	if (!ext2fs_has_feature_inline_data(fs->super) ||
+	    (flags & E2X_DIR_MKDIR_BLOCK))
 		return 0;
 	return !(parent == EXT2_ROOT_INO && len == sizeof(LOST_FOUND) - 1 &&
 		 memcmp(name, LOST_FOUND, len) == 0);
@@ -214,9 +214,11 @@ errcode_t e2x_dir_mknod(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	struct e2x_dirh d;
 	struct ext2_inode_large *in = NULL;
 	ext2_ino_t nino = 0;
-	unsigned int isz = EXT2_INODE_SIZE(fs->super);
+	unsigned int isz;
 	errcode_t err;
 
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	isz = EXT2_INODE_SIZE(fs->super);
 	if (LINUX_S_ISDIR(mode) || !dir_ft_of_mode(mode))
 		return EXT2_ET_INVALID_ARGUMENT;
 	err = dirh_open(fs, dir, &d);
@@ -255,6 +257,7 @@ errcode_t e2x_dir_link(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	struct ext2_inode_large *in = NULL;
 	errcode_t err;
 
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	err = inode_get(fs, ino, &in);
 	if (err)
 		return err;
@@ -500,6 +503,7 @@ errcode_t e2x_dir_pack_inline(ext2_filsys fs, ext2_ino_t dir, int flags)
 	errcode_t err;
 
 	(void)flags;
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	if (!ext2fs_has_feature_inline_data(fs->super) ||
 	    dir == EXT2_ROOT_INO)
 		return E2X_ERR_UNSUPPORTED;

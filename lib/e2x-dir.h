@@ -146,6 +146,7 @@ typedef int (*e2x_dir_iter_fn)(const struct e2x_dir_entry *ent, void *priv);
 #define E2X_DIR_NO_ITREE	0x0100	/* add/remove: leave the itree alone */
 #define E2X_DIR_NO_INDEX	0x0200	/* add: never build an htree */
 #define E2X_DIR_NOREPLACE	0x0400	/* rename: fail if the target exists */
+#define E2X_DIR_MKDIR_BLOCK	0x0800	/* mkdir: a block even with inline_data */
 #define E2X_DIR_VERIFY_FAST	0x1000	/* verify: skip reading entry inodes */
 
 /* Look NAME up in DIR; E2X_ERR_NOT_FOUND if absent.  INO/FILE_TYPE may be
@@ -183,7 +184,9 @@ errcode_t e2x_dir_hash(ext2_filsys fs, ext2_ino_t dir, const char *name,
 /*
  * dir_ops.c --- namespace operations: inodes, link counts, '.' and '..'
  */
-/* Create directory NAME in PARENT (inline when the fs has inline_data). */
+/* Create directory NAME in PARENT: inline when the fs has inline_data
+ * (never lost+found in the root, nor with E2X_DIR_MKDIR_BLOCK), else one
+ * block with '.' and '..'.  Counts the parent's link (dir_nlink). */
 errcode_t e2x_dir_mkdir(ext2_filsys fs, ext2_ino_t parent, const char *name,
 			unsigned int name_len, unsigned int mode, int flags,
 			ext2_ino_t *ino);

@@ -49,7 +49,7 @@ static const struct config configs[] = {
 	  30, 0, 70 },
 	{ "itree-1k-inline", "-b 1024 -I 512 -O inline_data -N 40000", "128M",
 	  10000, 5000, 2500, 8, 1, 30, 0, 70 },
-	{ "million", "-b 4096 -O large_dir -N 250000", "4G", 2000000, 1030000,
+	{ "million", "-b 4096 -O large_dir -N 250000", "4G", 2400000, 1100000,
 	  500000, 9, 0, 95, 1, 97 },
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))

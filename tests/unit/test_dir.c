@@ -555,6 +555,148 @@ START_TEST(dir_nlink_overflow)
 }
 END_TEST
 
+/* Damage for verify_reports_damage: each edits one block of an htree
+ * directory (block LBLK) and names the problem verify must report. */
+typedef void (*damage_fn)(char *blk, unsigned int bs, ext2_filsys fs);
+
+static struct e2x_dirent *second_entry(char *blk, unsigned int bs)
+{
+	struct e2x_dirent *de = (void *)blk;
+
+	return (void *)(blk + e2x_dirent_rec_len(de, bs));
+}
+
+static void flip_name_byte(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	(void)bs;
+	(void)fs;
+	blk[10] ^= 0x20;
+}
+
+static void bad_rec_len(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	(void)bs;
+	(void)fs;
+	((struct e2x_dirent *)blk)->rec_len = 6;
+}
+
+static void bad_inode(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	(void)bs;
+	((struct e2x_dirent *)blk)->inode = fs->super->s_inodes_count + 5;
+}
+
+static void dup_name(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	struct e2x_dirent *a = (void *)blk, *b = second_entry(blk, bs);
+
+	(void)fs;
+	memcpy(b->name, a->name, a->name_len);
+}
+
+static void no_tail(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	(void)fs;
+	memset(blk + bs - 12, 0, 12);
+}
+
+static void swap_index(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	struct e2x_dx_entry *e = (void *)(blk + E2X_DX_ROOT_CL_OFF);
+	uint32_t h = e[1].hash;
+
+	(void)bs;
+	(void)fs;
+	e[1].hash = e[2].hash;
+	e[2].hash = h;
+}
+
+static void drop_index(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	struct e2x_dx_countlimit *cl = (void *)(blk + E2X_DX_ROOT_CL_OFF);
+
+	(void)bs;
+	(void)fs;
+	cl->count--;
+}
+
+static void bad_root_info(char *blk, unsigned int bs, ext2_filsys fs)
+{
+	(void)bs;
+	(void)fs;
+	((struct e2x_dx_root_info *)(blk + E2X_DX_ROOT_INFO_OFF))
+		->info_length = 9;
+}
+
+static const struct {
+	const char *what;
+	blk64_t lblk;
+	damage_fn damage;
+	int fix_csum;	/* 0: leave, 1: leaf checksum, 2: index checksum */
+	enum e2x_dir_problem_code code;
+} damage_cases[] = {
+	{ "leaf byte flipped", 1, flip_name_byte, 0, E2X_DIRP_BAD_CSUM },
+	{ "rec_len too small", 1, bad_rec_len, 1, E2X_DIRP_BAD_RECORD },
+	{ "inode out of range", 1, bad_inode, 1, E2X_DIRP_BAD_INODE },
+	{ "duplicate name", 1, dup_name, 1, E2X_DIRP_DUP_NAME },
+	{ "tail zeroed", 1, no_tail, 0, E2X_DIRP_NO_TAIL },
+	{ "index hashes swapped", 0, swap_index, 2, E2X_DIRP_DX_ORDER },
+	{ "leaf dropped from index", 0, drop_index, 2, E2X_DIRP_DX_REF },
+	{ "root info length", 0, bad_root_info, 2, E2X_DIRP_DX_ROOT },
+	{ "index checksum", 0, swap_index, 0, E2X_DIRP_BAD_CSUM },
+};
+
+/* e2x_dir_verify finds each kind of damage (a checker that cannot fail
+ * proves nothing). */
+START_TEST(verify_reports_damage)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	struct ext2_inode in;
+	struct e2x_dir_problems p = { 0 };
+	ext2_ino_t dir, file;
+	blk64_t pblk;
+	char name[64], *blk;
+	unsigned int i, bs;
+	uint32_t seed;
+	int found = 0;
+
+	fixture_mkfs(&fx, "-b 1024 -O metadata_csum", "16M");
+	fs = fx.fs;
+	bs = fs->blocksize;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "entry-%05u", i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, strlen(name),
+					      file, 0), 0);
+	}
+	assert_verified(fs, dir);
+	ck_assert_int_eq(ext2fs_read_inode(fs, dir, &in), 0);
+	seed = e2x_dir_csum_seed(fs, dir, in.i_generation);
+	ck_assert_int_eq(ext2fs_bmap2(fs, dir, &in, NULL, 0,
+				      damage_cases[_i].lblk, NULL, &pblk), 0);
+	blk = malloc(bs);
+	ck_assert_int_eq(io_channel_read_blk64(fs->io, pblk, 1, blk), 0);
+	damage_cases[_i].damage(blk, bs, fs);
+	if (damage_cases[_i].fix_csum == 1)
+		e2x_dirblk_csum_set(seed, blk, bs);
+	else if (damage_cases[_i].fix_csum == 2)
+		e2x_dx_csum_set(seed, blk, bs, E2X_DX_ROOT_CL_OFF);
+	ck_assert_int_eq(io_channel_write_blk64(fs->io, pblk, 1, blk), 0);
+	ck_assert_int_eq(e2x_dir_verify(fs, dir, 0, &p), 0);
+	for (i = 0; i < p.count; i++)
+		found |= p.list[i].code == damage_cases[_i].code;
+	ck_assert_msg(found, "%s: %s not reported (%zu problems)",
+		      damage_cases[_i].what,
+		      e2x_dir_problem_name(damage_cases[_i].code), p.count);
+	e2x_dir_problems_free(&p);
+	free(blk);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_dir(void)
 {
 	Suite *s = suite_create("dir");
@@ -573,6 +715,8 @@ static Suite *suite_dir(void)
 	tcase_add_test(tc, iversion_once_per_operation);
 	tcase_add_test(tc, build_htree_on_linear);
 	tcase_add_test(tc, dir_nlink_overflow);
+	tcase_add_loop_test(tc, verify_reports_damage, 0,
+			    sizeof(damage_cases) / sizeof(damage_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
