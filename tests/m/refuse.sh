@@ -15,7 +15,7 @@ setup_target()
 	rm -f "$img"
 	case $kind in
 	missing) ;;
-	blank) truncate -s 64M "$img" ;;
+	blank|loopblank) truncate -s 64M "$img" ;;
 	tiny) truncate -s 32K "$img" ;;
 	ext4|ext2|loopfs|mounted)
 		t=$kind
@@ -30,7 +30,7 @@ setup_target()
 	*) echo "unknown setup $kind"; return 1 ;;
 	esac || return 1
 	case $kind in
-	loopfs|mounted)
+	loopblank|loopfs|mounted)
 		TGT=$(losetup -f --show "$img") || return 1
 		on_exit "detach_image $img"
 		if [ "$kind" = mounted ]; then
