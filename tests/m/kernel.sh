@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/m/kernel.sh --- the kernel as oracle, one row of tests/m/kernel.tsv
-# at a time: format a loop device with our mke2fs, mount it, run the
-# workload, remount and verify, unmount, then e2fsck -fn and the kernel log.
+# at a time: format a loop device with our mke2fs, e2fsck -fn it, mount it,
+# run the workload, remount and verify, unmount, then e2fsck -fn again and
+# check the kernel log.
 # Run through the wrappers tests/m/kernel-GROUP.sh.
 
 . "$(dirname "$0")/lib.sh"
@@ -86,6 +87,10 @@ check_row()
 	if sanitized "$SCRATCH/mkfs.out"; then
 		fail "$name" "sanitizer report from our mke2fs:"
 		head -20 "$SCRATCH/mkfs.out" | sed 's/^/    | /'
+	fi
+	if ! "$REF_E2FSCK" -fn "$dev" </dev/null >"$SCRATCH/fsck.out" 2>&1; then
+		fail "$name" "e2fsck -fn does not find the new file system clean:"
+		head -40 "$SCRATCH/fsck.out" | sed 's/^/    | /'
 	fi
 	if ! mount_dev "$dev" "$mnt"; then
 		fail "$name" "the kernel does not mount it"
