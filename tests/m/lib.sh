@@ -112,10 +112,12 @@ run_exit_hooks()
 }
 
 # rows TABLE GROUP --- the rows of a tab-separated table whose first column
-# is GROUP, without comments and blank lines.
+# is GROUP, without comments and blank lines; only those whose name (second
+# column) matches the regex E2X_ROWS when that is set.
 rows()
 {
-	grep -v '^[[:space:]]*\(#\|$\)' "$1" | awk -F'\t' -v g="$2" '$1 == g'
+	grep -v '^[[:space:]]*\(#\|$\)' "$1" |
+		awk -F'\t' -v g="$2" -v r="${E2X_ROWS:-.}" '$1 == g && $2 ~ r'
 }
 
 # group_of_script --- the row group a wrapper script stands for: the part
