@@ -98,8 +98,22 @@ uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk)
 	return itree_crc32c(crc, buf + at + 4, c->bs - at - 4);
 }
 
-/* Read a node and check magic, owner, generation, checksum and (when
- * LEVEL >= 0) its level. */
+/* Counts within the block: what every reader relies on before looking at
+ * entries (leaves are checked entry by entry by itree_offsets()). */
+static int header_sane(struct itree_ctx *c, const struct e2x_itree_node *h)
+{
+	unsigned int n = ext2fs_le16_to_cpu(h->in_count);
+	unsigned int used = ext2fs_le16_to_cpu(h->in_used);
+
+	if (used > c->area)
+		return 0;
+	if (h->in_level)
+		return n >= 1 && used == n * E2X_ITREE_INDEX_LEN;
+	return n * E2X_ITREE_LEAF_LEN(1) <= used;
+}
+
+/* Read a node and check magic, owner, generation, counts, checksum and
+ * (when LEVEL >= 0) its level. */
 errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 			  int level)
 {
@@ -117,6 +131,8 @@ errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 	    ext2fs_le32_to_cpu(h->in_generation) != c->root.ir_generation)
 		return E2X_ERR_ITREE_CORRUPT;
 	if (level >= 0 && h->in_level != level)
+		return E2X_ERR_ITREE_CORRUPT;
+	if (!header_sane(c, h))
 		return E2X_ERR_ITREE_CORRUPT;
 	if (c->csum && !itree_memo_hit(c->seed, blk, buf, c->bs)) {
 		if (ext2fs_le32_to_cpu(h->in_checksum) !=

@@ -439,6 +439,67 @@ START_TEST(too_deep_root_is_refused)
 }
 END_TEST
 
+/* Damaged nodes without checksums: every operation must fail cleanly or
+ * succeed, never crash or read outside a node (run under ASan in CI). */
+static errcode_t walk_none(ext2_filsys fs, ext2_ino_t d, void *priv,
+			   e2x_itree_entry_fn emit, void *emit_priv)
+{
+	return 0;
+}
+
+static int ignore_entry(const struct e2x_itree_entry *e, void *priv)
+{
+	return 0;
+}
+
+START_TEST(fuzzed_nodes_do_not_crash)
+{
+	unsigned int round, seed = 12345;
+	char *buf = malloc(1024);
+	struct e2x_itree_root r;
+	struct e2x_itree_stats st;
+	unsigned int np;
+
+	setup_tree("-b 1024 -I 256 -O ^metadata_csum");
+	for (round = 0; round < 300; round++) {
+		struct e2x_itree_entry e = { 20 + round % 50, round * 7, 5, 1,
+					     "fuzzy" };
+		blk64_t blk;
+		int k;
+
+		ck_assert_int_eq(e2x_itree_build(fx.fs, dir, dino, walk_none,
+						 NULL, 0), 0);
+		insert_n(100 + round % 200, round & 1);
+		ck_assert_int_eq(e2x_itree_root_get(fx.fs, dino, &r), 0);
+		blk = r.ir_root;
+		ck_assert_int_eq(io_channel_read_blk64(fx.fs->io, blk, 1, buf),
+				 0);
+		if (buf[8] && round % 3) {	/* a child instead */
+			seed = seed * 1103515245 + 12345;
+			memcpy(&blk, buf + 0x20 + 16 * ((seed >> 8) %
+				(unsigned)(buf[4] | buf[5] << 8)) + 8, 8);
+			ck_assert_int_eq(io_channel_read_blk64(fx.fs->io, blk,
+							       1, buf), 0);
+		}
+		for (k = 0; k < 1 + (int)(round % 4); k++) {
+			seed = seed * 1103515245 + 12345;
+			buf[(seed >> 8) % 64] ^= 1 << (seed >> 4) % 8;
+		}
+		ck_assert_int_eq(io_channel_write_blk64(fx.fs->io, blk, 1, buf),
+				 0);
+		e2x_itree_verify(fx.fs, dir, dino, walk_none, NULL, NULL, NULL,
+				 &np);
+		e2x_itree_iterate(fx.fs, dir, dino, 0, ignore_entry, NULL);
+		e2x_itree_stats(fx.fs, dir, dino, &st);
+		e2x_itree_insert(fx.fs, dir, dino, &e, 0);
+		e2x_itree_remove(fx.fs, dir, dino, &e, 0);
+		e2x_itree_drop(fx.fs, dir, dino, E2X_ITREE_FORCE);
+	}
+	free(buf);
+	teardown_tree();
+}
+END_TEST
+
 static Suite *suite_itree_format(void)
 {
 	Suite *s = suite_create("itree_format");
@@ -457,6 +518,7 @@ static Suite *suite_itree_format(void)
 	tcase_add_test(tc, bigalloc_spare_blocks);
 	tcase_add_test(tc, index_entries_point_at_children);
 	tcase_add_test(tc, too_deep_root_is_refused);
+	tcase_add_test(tc, fuzzed_nodes_do_not_crash);
 	suite_add_tcase(s, tc);
 	return s;
 }
