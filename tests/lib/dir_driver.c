@@ -65,7 +65,7 @@ static struct rec *find(const char *dir, const char *name)
 	char path[300];
 	int i;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%.200s/%.90s", dir, name);
 	for (i = nrecs - 1; i >= 0; i--)
 		if (recs[i].live && !strcmp(recs[i].path, path))
 			return &recs[i];
