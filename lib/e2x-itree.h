@@ -41,9 +41,9 @@
 
 struct e2x_itree_root {
 /*00*/	uint64_t ir_root;	/* block of the root node */
-/*08*/	uint64_t ir_free;	/* bigalloc: first free node block, or 0 */
-/*10*/	uint32_t ir_generation;	/* copied into every node of this tree */
-/*14*/	uint32_t ir_clusters;	/* clusters held (charged to i_blocks) */
+/*08*/	uint64_t ir_free;	/* bigalloc: first spare block, or 0 */
+/*10*/	uint32_t ir_generation;	/* copied into every node */
+/*14*/	uint32_t ir_clusters;	/* clusters held, in i_blocks */
 /*18*/	uint8_t ir_version;	/* E2X_ITREE_VERSION */
 /*19*/	uint8_t ir_levels;	/* 1 = the root is a leaf */
 /*1A*/	uint16_t ir_flags;	/* 0 */
@@ -58,12 +58,12 @@ struct e2x_itree_node {
 /*04*/	uint16_t in_count;	/* entries */
 /*06*/	uint16_t in_used;	/* bytes of the entry area in use */
 /*08*/	uint8_t in_level;	/* 0 = leaf */
-/*09*/	uint8_t in_fullness;	/* in_used * 4 / entry area size (0..4) */
+/*09*/	uint8_t in_fullness;	/* in_used * 4 / area (0..4) */
 /*0A*/	uint16_t in_flags;	/* 0 */
-/*0C*/	uint32_t in_generation;	/* == ir_generation */
-/*10*/	uint32_t in_owner;	/* directory inode number */
-/*14*/	uint32_t in_checksum;	/* crc32c, 0 without metadata_csum */
-/*18*/	uint64_t in_next_free;	/* spare blocks: next spare, else 0 */
+/*0C*/	uint32_t in_generation;	/* ir_generation */
+/*10*/	uint32_t in_owner;	/* directory inode */
+/*14*/	uint32_t in_checksum;	/* crc32c or 0 */
+/*18*/	uint64_t in_next_free;	/* spare blocks: the next */
 };				/* 0x20 bytes; entries follow */
 #define E2X_ITREE_HDR_SIZE	32
 
@@ -102,7 +102,7 @@ struct e2x_itree_entry {
 	uint32_t hash;		/* htree major hash of the name */
 	unsigned int name_len;
 	unsigned int file_type;
-	const char *name;	/* not NUL-terminated; valid during a callback */
+	const char *name;	/* no NUL; valid during a callback */
 };
 
 /* Called for each entry; return 0 to go on, E2X_ITREE_STOP to stop, any
@@ -180,11 +180,11 @@ enum e2x_itree_problem_code {
 	E2X_ITREEP_COUNT,	/* in_count / in_used / in_fullness wrong */
 	E2X_ITREEP_ENTRY,	/* entry malformed (length, name, type) */
 	E2X_ITREEP_ORDER,	/* keys out of order or outside the parent */
-	E2X_ITREEP_UNDERFULL,	/* non-root node below the fullness bound */
+	E2X_ITREEP_UNDERFULL,	/* node below the fullness bound */
 	E2X_ITREEP_SHARED,	/* block reached twice */
-	E2X_ITREEP_MISSING,	/* directory entry absent from the itree */
-	E2X_ITREEP_EXTRA,	/* itree entry absent from the directory */
-	E2X_ITREEP_ACCOUNT,	/* ir_nodes / ir_clusters / free list wrong */
+	E2X_ITREEP_MISSING,	/* directory entry not in the itree */
+	E2X_ITREEP_EXTRA,	/* itree entry not in the directory */
+	E2X_ITREEP_ACCOUNT,	/* node, cluster or spare count */
 	E2X_ITREEP_DEPTH,	/* more than E2X_ITREE_MAX_LEVELS */
 	E2X_ITREEP_MAX
 };

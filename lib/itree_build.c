@@ -75,7 +75,8 @@ errcode_t itree_collect(ext2_filsys fs, ext2_ino_t dir, e2x_itree_walk_fn walk,
 	if (err)
 		return err;
 	if (cl->n)
-		qsort_r(cl->v, cl->n, sizeof(*cl->v), itree_bent_cmp, cl->arena);
+		qsort_r(cl->v, cl->n, sizeof(*cl->v), itree_bent_cmp,
+			cl->arena);
 	for (i = 1; i < cl->n && !allow_dups; i++)
 		if (!itree_bent_cmp(&cl->v[i - 1], &cl->v[i], cl->arena))
 			return E2X_ERR_EXISTS;

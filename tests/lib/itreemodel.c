@@ -25,9 +25,9 @@ struct config {
 	unsigned long fill;	/* entries created first */
 	unsigned long long_fill; /* fill with E2X_LONG=1 */
 	unsigned int links;	/* % of creates reusing a recent inode */
-	unsigned int collide;	/* hashes drawn from this many values (0: real) */
+	unsigned int collide;	/* hashes from this many values, 0: real */
 	unsigned int seq;	/* % of creates with an increasing inode */
-	unsigned int longnames;	/* % of names padded to up to 255 bytes */
+	unsigned int longnames;	/* % of names padded up to 255 bytes */
 };
 
 static const struct config configs[] = {

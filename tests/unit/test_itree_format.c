@@ -348,7 +348,8 @@ START_TEST(bigalloc_spare_blocks)
 	ck_assert_int_eq(e2x_itree_root_get(fx.fs, dino, &r), 0);
 	ck_assert_uint_eq(r.ir_clusters, 1);
 	ck_assert_uint_eq(r.ir_nodes, 1);
-	ck_assert_uint_eq(r.ir_root % ratio, 0);	/* first of its cluster */
+	/* the root is the first block of its cluster */
+	ck_assert_uint_eq(r.ir_root % ratio, 0);
 	iblocks = ext2fs_get_stat_i_blocks(fx.fs, (struct ext2_inode *)dino);
 	for (next = r.ir_free, expect = r.ir_root + 1; next; n++, expect++) {
 		struct e2x_itree_node *h = (struct e2x_itree_node *)buf;
