@@ -103,7 +103,7 @@ run_case() {
 		bad "itree entries differ from the kernel's listing"
 	# library operations, then the itree must still match the directory
 	"$tool" churn "$img" big "$churn" || { bad "churn"; return; }
-	"$tool" verify "$img" 2>/dev/null || { bad "verify after churn"; return; }
+	"$tool" verify "$img" 2>/dev/null || { bad "verify (churn)"; return; }
 	"$tool" list "$img" big > "$work/itree" || { bad "list"; return; }
 	sort "$work/itree" > "$work/expect"
 	[ "$(wc -l < "$work/expect")" -gt "$files" ] ||
