@@ -379,7 +379,7 @@ static uint64_t count_dir(int fd, uint64_t *bytes)
 		if (bytes && de->d_type != DT_DIR &&
 		    !fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
 		    S_ISREG(st.st_mode))
-			*bytes += (uint64_t)st.st_size;
+			*bytes += (uint64_t)st.st_blocks * 512;
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
 		sub = openat(dirfd(dp), de->d_name,
