@@ -295,7 +295,9 @@ static void check_sizes(struct p1_inode *st)
 	}
 	want = st->nclusters * EXT2FS_CLUSTER_RATIO(fs) *
 	       (fs->blocksize / 512);
-	if (stored_i_blocks(st) != want)
+	/* the Hurd counts i_blocks its own way */
+	if (stored_i_blocks(st) != want &&
+	    fs->super->s_creator_os != EXT2_OS_HURD)
 		report(st, PR_1_I_BLOCKS, stored_i_blocks(st), want, NULL);
 }
 
@@ -457,6 +459,14 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 	if (in->i_dtime && !ctx->orphan_chain)
 		report(st, PR_1_DTIME_SET, 0, 0, NULL);
 	check_extra_isize(st);
+	if (!ext2fs_has_feature_64bit(fs->super) &&
+	    in->osd2.linux2.l_i_file_acl_high) {
+		report(st, PR_1_FILE_ACL_HI, in->osd2.linux2.l_i_file_acl_high,
+		       0, NULL);
+		st->bad = 1;
+	}
+	if (in->i_faddr)
+		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
 	ft = ftype_of(in->i_mode);
 	if (ft == EXT2_FT_UNKNOWN) {
 		report(st, PR_1_BAD_MODE, in->i_mode, 0, NULL);

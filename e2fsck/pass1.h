@@ -41,6 +41,10 @@ struct p1_inode {
 };
 
 #define P1_MAX_BLOCK_ERRORS 12
+/* Extent tree depth: the kernel reads at most 5 below the root; deeper
+ * trees are reported but walked up to 8 so their blocks are counted. */
+#define P1_KERNEL_EXTENT_DEPTH 5
+#define P1_MAX_EXTENT_DEPTH 8
 #define FSCK_XATTR_INDEX_SYSTEM 7	/* "system." names: system.data */
 
 /* pass1_blocks.c */

@@ -262,10 +262,13 @@ static void walk_extent_node(struct p1_inode *st, void *node, size_t size,
 					    PR_1_EXTENT_ROOT, &pctx);
 		return;
 	}
-	if (want_depth < 0 && eh->eh_depth > 5) {
-		pctx.num = eh->eh_depth;
+	if (want_depth < 0 && eh->eh_depth > P1_KERNEL_EXTENT_DEPTH) {
+		/* the kernel reads no deeper tree; walk it anyway (within
+		 * reason) so its blocks are accounted for */
+		pctx.num = eh->eh_depth + 1;
 		p1_block_problem(st, PR_1_EXTENT_DEPTH, &pctx);
-		return;
+		if (eh->eh_depth > P1_MAX_EXTENT_DEPTH)
+			return;
 	}
 	if (nblk && ext2fs_has_feature_metadata_csum(st->fs->super) &&
 	    !ext2fs_extent_block_csum_verify(st->fs, st->ino, eh))

@@ -56,8 +56,7 @@ static const char *walk_entries(const char *base, unsigned int first,
 		if (off + sizeof(*e) > size ||
 		    off + EXT2_EXT_ATTR_LEN(e->e_name_len) > size)
 			return "entries run past the end";
-		if (!e->e_name_len)
-			return "empty attribute name";
+		/* an empty name is valid: system.posix_acl_* use one */
 		if (name && e->e_name_index == index &&
 		    e->e_name_len == nlen &&
 		    !memcmp(EXT2_EXT_ATTR_NAME(e), name, nlen))
@@ -124,7 +123,6 @@ void p1_check_ibody_ea(struct p1_inode *st)
 		pctx_clear(&pctx);
 		pctx.ino = st->ino;
 		pctx.str = why;
-		st->bad = 1;
 		fix_problem(st->ctx, PR_1_IBODY_EA_BAD, &pctx);
 		return;
 	}

@@ -82,6 +82,20 @@ static uint64_t ea_inode_charge(ext2_filsys fs, uint64_t size)
 	return (blocks + EXT2FS_CLUSTER_RATIO(fs) - 1) >> fs->cluster_ratio_bits;
 }
 
+/* A value inode written by the kernel (its hash in the entry) is charged
+ * to the inode using it; old Lustre-style references are not. */
+static uint64_t ea_entry_charge(ext2_filsys fs, struct ext2_ext_attr_entry *e)
+{
+	__u32 hash = 0, shash = 0;
+
+	if (e->e_value_inum > fs->super->s_inodes_count ||
+	    e->e_value_inum < EXT2_FIRST_INODE(fs->super) ||
+	    ext2fs_ext_attr_hash_entry3(fs, e, NULL, &hash, &shash) ||
+	    (e->e_hash != hash && e->e_hash != shash))
+		return 0;
+	return ea_inode_charge(fs, e->e_value_size);
+}
+
 /* Value-inode references and, in blocks, entry hashes. */
 void p1_check_ea_entries(struct p1_inode *st, const char *base,
 			 unsigned int first, unsigned int size,
@@ -102,15 +116,12 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 		if (e->e_value_inum) {
 			pctx.ino2 = e->e_value_inum;
 			if (!in_block)
-				st->nclusters += ea_inode_charge(
-					st->fs, e->e_value_size);
+				st->nclusters += ea_entry_charge(st->fs, e);
 			if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
 				 e->e_value_inum > sb->s_inodes_count)
 				pctx.str = "inode number out of range";
-			if (pctx.str) {
-				st->bad = 1;
+			if (pctx.str)
 				fix_problem(st->ctx, PR_1_EA_INODE_REF, &pctx);
-			}
 			continue;
 		}
 		if (!in_block || !e->e_hash)
@@ -137,7 +148,7 @@ static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h)
 		if (EXT2_EXT_IS_LAST_ENTRY(e))
 			break;
 		if (e->e_value_inum)
-			n += ea_inode_charge(fs, e->e_value_size);
+			n += ea_entry_charge(fs, e);
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
 	}
 	return n;
@@ -179,8 +190,7 @@ static int check_ea_block_once(struct p1_inode *st, blk64_t blk,
 		}
 		if (EXT2_EXT_IS_LAST_ENTRY(e))
 			break;
-		if (off + EXT2_EXT_ATTR_LEN(e->e_name_len) > fs->blocksize ||
-		    !e->e_name_len) {
+		if (off + EXT2_EXT_ATTR_LEN(e->e_name_len) > fs->blocksize) {
 			ea_problem(st, PR_1_EA_ENTRY, blk, "bad name length");
 			return -1;
 		}
@@ -220,13 +230,11 @@ void p1_check_ea_block(struct p1_inode *st)
 	if (!ext2fs_has_feature_xattr(fs->super)) {
 		if (!st->quiet)
 			ea_problem(st, PR_1_EA_NO_FEATURE, blk, NULL);
-		st->bad = 1;
 		return;
 	}
 	if (!fsck_block_in_fs(fs, blk)) {
 		if (!st->quiet)
 			ea_problem(st, PR_1_EA_BLOCK_RANGE, blk, NULL);
-		st->bad = 1;
 		return;
 	}
 	if (st->quiet) {
@@ -240,21 +248,19 @@ void p1_check_ea_block(struct p1_inode *st)
 		return;
 	}
 	if (ext2fs_test_block_bitmap2(ctx->ea_seen, blk)) {
-		st->bad = 1;	/* seen and found bad before */
-		return;
+		return;	/* seen and reported before */
 	}
 	ext2fs_mark_block_bitmap2(ctx->ea_seen, blk);
 	if (ext2fs_get_mem(fs->blocksize, &h))
 		return;
 	if (io_channel_read_blk64(fs->io, blk, 1, h)) {
 		ea_problem(st, PR_1_EA_BLOCK_READ, blk, NULL);
-		st->bad = 1;
 		goto out;
 	}
-	if (check_ea_block_once(st, blk, h)) {
-		st->bad = 1;
+	/* the block is this inode's even when its contents are damaged */
+	st->visit(st, blk, 1, BK_EA);
+	if (check_ea_block_once(st, blk, h))
 		goto out;
-	}
 	r = ea_lookup(ctx, blk, 1);
 	if (!r)
 		goto out;
@@ -263,7 +269,6 @@ void p1_check_ea_block(struct p1_inode *st)
 	r->charge = block_charge(fs, h);
 	st->nclusters += r->charge;
 	r->first_ino = st->ino;
-	st->visit(st, blk, 1, BK_EA);
 out:
 	ext2fs_free_mem(&h);
 }

@@ -160,7 +160,9 @@ static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 			      t, name, len, 0, 0);
 		return -1;
 	}
-	if (ext2fs_has_feature_filetype(fs->super)) {
+	if (fs->super->s_creator_os == EXT2_OS_HURD) {
+		/* the Hurd keeps no file types */
+	} else if (ext2fs_has_feature_filetype(fs->super)) {
 		if (ctx->inode_ftype[t] && ft != ctx->inode_ftype[t])
 			entry_problem(pd, PR_2_FILETYPE, t, name, len, ft,
 				      ctx->inode_ftype[t]);

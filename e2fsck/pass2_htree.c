@@ -63,7 +63,7 @@ static int dx_walk(struct p2_dir *pd, char *buf, unsigned int off,
 	struct ext2_dx_entry *ent = (void *)(buf + off);
 	unsigned int limit = (fs->blocksize - off - dx_tail_size(fs)) / 8;
 	char *child = NULL;
-	unsigned int i;
+	unsigned int i, rec_len;
 	int rc = -1;
 
 	if (cl->limit != limit || !cl->count || cl->count > cl->limit) {
@@ -105,8 +105,9 @@ static int dx_walk(struct p2_dir *pd, char *buf, unsigned int off,
 			goto out;
 		}
 		if (*(uint32_t *)child != 0 ||
-		    ext2fs_le16_to_cpu(*(uint16_t *)(child + 4)) !=
-			    (fs->blocksize < 65536 ? fs->blocksize : 0)) {
+		    ext2fs_get_rec_len(fs, (struct ext2_dir_entry *)child,
+				       &rec_len) ||
+		    rec_len != fs->blocksize) {
 			dx_problem(pd, PR_2_HTREE_NODE, c,
 				   "not an index node");
 			goto out;

@@ -256,6 +256,23 @@ static void check_totals(struct fsck_ctx *ctx, uint64_t free_c,
 	}
 }
 
+/* Bits past the end of the file system must be set; libext2fs notes
+ * when they are not as it reads the bitmaps.  The fix: mark the bitmaps
+ * dirty, and libext2fs writes the padding set. */
+static void check_padding(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	if ((fs->flags & EXT2_FLAG_BBITMAP_TAIL_PROBLEM) &&
+	    fix_problem(ctx, PR_5_BLOCK_PADDING, &pctx))
+		ext2fs_mark_bb_dirty(fs);
+	if ((fs->flags & EXT2_FLAG_IBITMAP_TAIL_PROBLEM) &&
+	    fix_problem(ctx, PR_5_INODE_PADDING, &pctx))
+		ext2fs_mark_ib_dirty(fs);
+}
+
 void pass5(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
@@ -274,6 +291,7 @@ void pass5(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_5_BITMAP_READ, &pctx);
 		return;
 	}
+	check_padding(ctx);
 	check_bitmap_csums(ctx);
 	compare_blocks(ctx);
 	compare_inodes(ctx);

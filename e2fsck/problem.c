@@ -97,6 +97,14 @@ static const struct problem_row rows[] = {
   "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
 { PR_0_QUOTA_INODE, PROMPT_CLEAR, NR,
   "The {str} quota inode {ino} is not valid" },
+{ PR_0_META_BG_FIRST, PROMPT_FIX, P,
+  "The first meta block group {num} lies beyond the descriptor blocks "
+  "({num2})" },
+{ PR_0_JOURNAL_BACKUP, PROMPT_FIX, P,
+  "The superblock holds no backup of the journal inode's block map" },
+{ PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, NR,
+  "The filetype feature is set on a file system made by the Hurd, which "
+  "does not support it" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, NR,
   "Inode {ino}'s checksum does not match its contents" },
@@ -218,6 +226,11 @@ static const struct problem_row rows[] = {
   "Inode {ino} is encrypted but has no encryption context attribute" },
 { PR_1_ENCRYPT_BAD_POLICY, PROMPT_CLEAR_INODE, NR,
   "Inode {ino}'s encryption context attribute is corrupt" },
+{ PR_1_FILE_ACL_HI, PROMPT_CLEAR, NR,
+  "Inode {ino} has high bits in its attribute block number ({num}) on a "
+  "file system without 64bit" },
+{ PR_1_FADDR, PROMPT_CLEAR, NR,
+  "Inode {ino}'s obsolete fragment address is {num}, not zero" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },
@@ -334,6 +347,10 @@ static const struct problem_row rows[] = {
 { PR_5_INODE_UNINIT, PROMPT_FIX, P,
   "Group {group} is marked as having no used inodes but inode {ino} is in "
   "use" },
+{ PR_5_BLOCK_PADDING, PROMPT_FIX, P,
+  "The padding at the end of the last block bitmap is not all set" },
+{ PR_5_INODE_PADDING, PROMPT_FIX, P,
+  "The padding at the end of an inode bitmap is not all set" },
 /* Pass 1b */
 { PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
   "Inode {ino} shares {num} block(s) with other inodes" },

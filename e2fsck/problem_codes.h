@@ -42,6 +42,9 @@
 #define PR_0_ORPHAN_RELEASED_DRY	0x000025
 #define PR_0_ORPHAN_BAD			0x000026
 #define PR_0_QUOTA_INODE		0x000027
+#define PR_0_META_BG_FIRST		0x000028
+#define PR_0_JOURNAL_BACKUP		0x000029
+#define PR_0_HURD_FILETYPE		0x00002a
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
@@ -99,6 +102,8 @@
 #define PR_1_DIR_NO_BLOCKS		0x010039
 #define PR_1_ENCRYPT_NO_POLICY		0x01003a
 #define PR_1_ENCRYPT_BAD_POLICY		0x01003b
+#define PR_1_FILE_ACL_HI		0x01003c
+#define PR_1_FADDR			0x01003d
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
@@ -161,5 +166,7 @@
 #define PR_5_ITABLE_UNUSED		0x05000c
 #define PR_5_BITMAP_READ		0x05000d
 #define PR_5_INODE_UNINIT		0x05000f
+#define PR_5_BLOCK_PADDING		0x050010
+#define PR_5_INODE_PADDING		0x050011
 
 #endif

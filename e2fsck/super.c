@@ -446,6 +446,42 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_0_RESIZE_INODE, &pctx);
 }
 
+/* An internal journal's block map is backed up in s_jnl_blocks. */
+static void check_journal_backup(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct ext2_inode inode;
+	struct problem_ctx pctx;
+
+	if (!ext2fs_has_feature_journal(sb) || !sb->s_journal_inum ||
+	    ext2fs_has_feature_journal_dev(sb) ||
+	    sb->s_jnl_backup_type == EXT3_JNL_BACKUP_BLOCKS ||
+	    sb->s_journal_inum > sb->s_inodes_count ||
+	    ext2fs_read_inode(fs, sb->s_journal_inum, &inode) ||
+	    !LINUX_S_ISREG(inode.i_mode) || !inode.i_links_count)
+		return;
+	pctx_clear(&pctx);
+	if (!fix_problem(ctx, PR_0_JOURNAL_BACKUP, &pctx))
+		return;
+	memcpy(sb->s_jnl_blocks, inode.i_block, EXT2_N_BLOCKS * 4);
+	sb->s_jnl_blocks[15] = inode.i_size_high;
+	sb->s_jnl_blocks[16] = inode.i_size;
+	sb->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+	ext2fs_mark_super_dirty(fs);
+}
+
+static void check_hurd(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+
+	if (ctx->fs->super->s_creator_os != EXT2_OS_HURD ||
+	    !ext2fs_has_feature_filetype(ctx->fs->super))
+		return;
+	pctx_clear(&pctx);
+	fix_problem(ctx, PR_0_HURD_FILETYPE, &pctx);
+}
+
 void check_super(struct fsck_ctx *ctx)
 {
 	check_sb_csum(ctx);
@@ -459,4 +495,6 @@ void check_super(struct fsck_ctx *ctx)
 		return;
 	check_backup(ctx);
 	check_special_inodes(ctx);
+	check_journal_backup(ctx);
+	check_hurd(ctx);
 }

@@ -223,6 +223,42 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 			    unix_io_manager, fsp);
 }
 
+/*
+ * A superblock libext2fs calls corrupt may still be checkable: reopen
+ * tolerating superblock errors, and report what is wrong (s_first_meta_bg
+ * beyond the descriptor blocks is the case libext2fs knows).  Returns 0
+ * when the file system is open.
+ */
+static int open_tolerant(struct fsck_ctx *ctx)
+{
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
+		    EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS;
+	struct problem_ctx pctx;
+	struct ext2_super_block *sb;
+
+	if (ctx->opt.mode != MODE_NO)
+		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, unix_io_manager,
+			 &ctx->fs))
+		return -1;
+	sb = ctx->fs->super;
+	if (ext2fs_has_feature_meta_bg(sb) &&
+	    sb->s_first_meta_bg > ctx->fs->desc_blocks) {
+		pctx_clear(&pctx);
+		pctx.num = sb->s_first_meta_bg;
+		pctx.num2 = ctx->fs->desc_blocks;
+		ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+		if (fix_problem(ctx, PR_0_META_BG_FIRST, &pctx)) {
+			sb->s_first_meta_bg = ctx->fs->desc_blocks;
+			ext2fs_mark_super_dirty(ctx->fs);
+		}
+		return 0;
+	}
+	/* nothing we can name: treat it as unusable */
+	ext2fs_close_free(&ctx->fs);
+	return -1;
+}
+
 /* With -b: probe block sizes when -B is not given. */
 static errcode_t open_at(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 			 ext2_filsys *fsp)
@@ -264,6 +300,8 @@ static void open_fs(struct fsck_ctx *ctx)
 	}
 	first = try_open(ctx, 0, 0, &ctx->fs);
 	if (!first)
+		goto done;
+	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !open_tolerant(ctx))
 		goto done;
 	err = first;
 	if (fatal_open_error(first))
