@@ -387,6 +387,7 @@ static errcode_t is_readlink(void *s, void *dir, struct e2x_pop_entry *e,
 }
 
 struct xa_ctx {
+	struct ext2_xattr_handle *h;
 	e2x_pop_xattr_fn fn;
 	void *priv;
 	errcode_t err;
@@ -398,6 +399,16 @@ static int xattr_one(char *name, char *value, size_t len, void *priv)
 
 	if (!strcmp(name, "system.data"))
 		return 0;	/* inline content, not an attribute */
+	if (!strncmp(name, "system.posix_acl_", 17)) {
+		/* iterate shows the ext4 layout; get gives the VFS one */
+		void *v = NULL;
+
+		x->err = ext2fs_xattr_get(x->h, name, &v, &len);
+		if (!x->err)
+			x->err = x->fn(name, v, len, x->priv);
+		ext2fs_free_mem(&v);
+		return x->err ? XATTR_ABORT : 0;
+	}
 	x->err = x->fn(name, value, len, x->priv);
 	return x->err ? XATTR_ABORT : 0;
 }
@@ -407,7 +418,7 @@ static errcode_t is_xattrs(void *s, void *dir, struct e2x_pop_entry *e,
 {
 	struct imgsrc *is = s;
 	struct ext2_xattr_handle *h = NULL;
-	struct xa_ctx x = { fn, priv, 0 };
+	struct xa_ctx x = { NULL, fn, priv, 0 };
 	ext2_ino_t ino;
 	errcode_t err;
 
@@ -420,6 +431,7 @@ static errcode_t is_xattrs(void *s, void *dir, struct e2x_pop_entry *e,
 	err = ext2fs_xattrs_open(is->fs, ino, &h);
 	if (err)
 		return err;
+	x.h = h;
 	err = ext2fs_xattrs_read(h);
 	if (!err)
 		err = ext2fs_xattrs_iterate(h, xattr_one, &x);
