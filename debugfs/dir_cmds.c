@@ -527,6 +527,7 @@ static int search_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 		unsigned int len = ext2fs_dirent_name_len(de);
 
 		if (ext2fs_get_rec_len(fs, de, &rec_len) || rec_len < 8 ||
+		    (rec_len & 3) ||
 		    off + rec_len > fs->blocksize)
 			break;
 		if (de->inode && len == ds->len && off + 8 + len <= fs->blocksize

@@ -16,45 +16,190 @@
 #include <sys/time.h>
 #include "debugfs.h"
 
-#define COPY_CHUNK	(1u << 20)
 #define RDUMP_MAX_DEPTH	256
 
-/* Copy the contents of INO to the stream or descriptor. */
+/* Where copied bytes go: a stream (cat: holes written as zeros, in
+ * order) or a descriptor (dump: pwrite, holes stay holes). */
+struct sink {
+	FILE *f;
+	int fd;
+	uint64_t pos;		/* stream: bytes written so far */
+	uint64_t size;		/* i_size: nothing goes past it */
+};
+
+static errcode_t sink_zeros(struct sink *s, uint64_t upto)
+{
+	static const char zeros[4096];
+
+	if (!s->f)
+		return 0;
+	while (s->pos < upto) {
+		size_t n = upto - s->pos < sizeof(zeros) ? upto - s->pos :
+							   sizeof(zeros);
+
+		if (fwrite(zeros, 1, n, s->f) != n)
+			return errno ? errno : EIO;
+		s->pos += n;
+	}
+	return 0;
+}
+
+static errcode_t sink_data(struct sink *s, uint64_t off, const char *buf,
+			   size_t len)
+{
+	errcode_t err;
+
+	if (off >= s->size)
+		return 0;
+	if (len > s->size - off)
+		len = s->size - off;
+	if (!s->f) {
+		size_t done = 0;
+
+		while (done < len) {
+			ssize_t w = pwrite(s->fd, buf + done, len - done,
+					   off + done);
+
+			if (w < 0)
+				return errno;
+			done += w;
+		}
+		return 0;
+	}
+	if (off < s->pos)	/* out of order (damaged map): skip */
+		return 0;
+	err = sink_zeros(s, off);
+	if (err)
+		return err;
+	if (fwrite(buf, 1, len, s->f) != len)
+		return errno ? errno : EIO;
+	s->pos += len;
+	return 0;
+}
+
+#define RUN_BLOCKS 256
+
+/* Extent-mapped data: read each initialised extent in runs. */
+static errcode_t copy_extents(ext2_filsys fs, ext2_ino_t ino,
+			      struct ext2_inode *in, struct sink *s, char *buf)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	blk64_t nblocks = ext2fs_blocks_count(fs->super);
+	errcode_t err;
+	int op = EXT2_EXTENT_ROOT;
+
+	err = ext2fs_extent_open2(fs, ino, in, &h);
+	if (err)
+		return err;
+	while (!(err = ext2fs_extent_get(h, op, &e))) {
+		uint64_t i;
+
+		op = EXT2_EXTENT_NEXT_LEAF;
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) ||
+		    (e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
+			continue;
+		if ((uint64_t)e.e_lblk * fs->blocksize >= s->size)
+			continue;
+		if (e.e_pblk >= nblocks || e.e_len > nblocks - e.e_pblk) {
+			err = EXT2_ET_EXTENT_LEAF_BAD;
+			break;
+		}
+		for (i = 0; i < e.e_len; i += RUN_BLOCKS) {
+			unsigned int n = e.e_len - i < RUN_BLOCKS ?
+					 e.e_len - i : RUN_BLOCKS;
+			uint64_t off = (e.e_lblk + i) * fs->blocksize;
+
+			if (off >= s->size)
+				break;
+			err = io_channel_read_blk64(fs->io, e.e_pblk + i, n,
+						    buf);
+			if (!err)
+				err = sink_data(s, off, buf,
+						(size_t)n * fs->blocksize);
+			if (err)
+				goto out;
+		}
+	}
+	if (err == EXT2_ET_EXTENT_NO_NEXT)
+		err = 0;
+out:
+	ext2fs_extent_free(h);
+	return err;
+}
+
+struct map_copy {
+	struct sink *s;
+	char *buf;
+	errcode_t err;
+};
+
+static int copy_mapped_block(ext2_filsys fs, blk64_t *blocknr,
+			     e2_blkcnt_t lblk, blk64_t ref_blk, int ref_off,
+			     void *priv)
+{
+	struct map_copy *mc = priv;
+	uint64_t off = (uint64_t)lblk * fs->blocksize;
+
+	if (lblk < 0 || off >= mc->s->size)
+		return 0;
+	if (*blocknr >= ext2fs_blocks_count(fs->super)) {
+		mc->err = EXT2_ET_BAD_BLOCK_NUM;
+		return BLOCK_ABORT;
+	}
+	mc->err = io_channel_read_blk64(fs->io, *blocknr, 1, mc->buf);
+	if (!mc->err)
+		mc->err = sink_data(mc->s, off, mc->buf, fs->blocksize);
+	return mc->err ? BLOCK_ABORT : 0;
+}
+
+/*
+ * Copy the contents of INO to the stream F or the descriptor FD, visiting
+ * only mapped blocks, so the time taken follows the data present, not a
+ * (possibly damaged) i_size.  Inline contents come through libe2x.
+ */
 static errcode_t copy_out(ext2_filsys fs, ext2_ino_t ino, FILE *f, int fd)
 {
-	char *buf = malloc(COPY_CHUNK);
-	uint64_t off = 0;
-	errcode_t err = 0;
+	struct sink s = { f, fd, 0, 0 };
+	struct map_copy mc;
+	struct ext2_inode in;
+	char *buf = malloc((size_t)RUN_BLOCKS * fs->blocksize);
+	errcode_t err;
 	size_t got;
 
 	if (!buf)
 		return EXT2_ET_NO_MEMORY;
-	for (;;) {
-		err = e2x_file_read(fs, ino, off, buf, COPY_CHUNK, &got);
-		if (err || !got)
-			break;
-		if (f) {
-			if (fwrite(buf, 1, got, f) != got) {
-				err = errno ? errno : EIO;
-				break;
-			}
-		} else {
-			size_t done = 0;
+	err = ext2fs_read_inode(fs, ino, &in);
+	if (err)
+		goto out;
+	s.size = EXT2_I_SIZE(&in);
+	if ((in.i_flags & EXT4_INLINE_DATA_FL) ||
+	    !ext2fs_inode_has_valid_blocks2(fs, &in)) {
+		/* inline or fast symlink: a few hundred bytes at most */
+		size_t cap = (size_t)RUN_BLOCKS * fs->blocksize;
 
-			while (done < got) {
-				ssize_t w = write(fd, buf + done, got - done);
-
-				if (w < 0) {
-					err = errno;
-					goto out;
-				}
-				done += w;
-			}
-		}
-		off += got;
-		if (got < COPY_CHUNK)
-			break;
+		err = e2x_file_read(fs, ino, 0, buf, s.size < cap ? s.size :
+				    cap, &got);
+		if (!err)
+			err = sink_data(&s, 0, buf, got);
+	} else if (in.i_flags & EXT4_EXTENTS_FL) {
+		err = copy_extents(fs, ino, &in, &s, buf);
+	} else {
+		mc.s = &s;
+		mc.buf = buf;
+		mc.err = 0;
+		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
+					    BLOCK_FLAG_DATA_ONLY, NULL,
+					    copy_mapped_block, &mc);
+		if (!err)
+			err = mc.err;
 	}
+	if (err)
+		goto out;
+	if (f)
+		err = sink_zeros(&s, s.size);	/* the trailing hole */
+	else if (ftruncate(fd, s.size))
+		err = errno;
 out:
 	free(buf);
 	return err;

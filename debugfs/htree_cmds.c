@@ -109,6 +109,7 @@ static void dump_leaf(struct htree_walk *w, blk64_t lblk)
 		uint32_t h, m;
 
 		if (ext2fs_get_rec_len(fs, de, &rec_len) || rec_len < 8 ||
+		    (rec_len & 3) ||
 		    off + rec_len > w->bs || 8 + len > rec_len) {
 			fprintf(o, "    bad record at offset %u\n", off);
 			w->errors++;
