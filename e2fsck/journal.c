@@ -24,7 +24,7 @@ static void jproblem(struct fsck_ctx *ctx, problem_t code, const char *str,
 static int open_flags(struct fsck_ctx *ctx, int rw)
 {
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
-		    EXT2_FLAG_SKIP_MMP;
+		    EXT2_FLAG_SKIP_MMP | EXT2_FLAG_FORCE;
 
 	if (rw)
 		flags |= EXT2_FLAG_RW;

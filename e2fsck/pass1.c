@@ -9,6 +9,7 @@
  * blocks for pass 2, and the directory table for passes 2 and 3.
  */
 #include "config.h"
+#include <stddef.h>
 #include <string.h>
 #include <stdlib.h>
 #include "pass1.h"
@@ -136,6 +137,45 @@ static void check_extra_isize(struct p1_inode *st)
 	    extra < 4) {
 		st->bad = 1;
 		report(st, PR_1_EXTRA_ISIZE, extra, 0, NULL);
+	}
+}
+
+/* Old kernels wrote times before 1970 with both epoch bits set; read
+ * today that is a date after 2242. */
+static void check_extra_times(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	unsigned int have = EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize;
+	const struct {
+		const char *name;
+		size_t off;
+		uint32_t secs;
+	} t[] = {
+		{ "change", offsetof(struct ext2_inode_large, i_ctime_extra),
+		  in->i_ctime },
+		{ "modification",
+		  offsetof(struct ext2_inode_large, i_mtime_extra), in->i_mtime },
+		{ "access", offsetof(struct ext2_inode_large, i_atime_extra),
+		  in->i_atime },
+		{ "creation", offsetof(struct ext2_inode_large, i_crtime_extra),
+		  in->i_crtime },
+	};
+	size_t i;
+
+	if (st->isize <= EXT2_GOOD_OLD_INODE_SIZE ||
+	    have > st->isize)
+		return;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t extra;
+
+		if (t[i].off + 4 > have)
+			continue;
+		memcpy(&extra, (char *)in + t[i].off, 4);
+		if ((t[i].secs & (1U << 31)) &&
+		    (extra & EXT4_EPOCH_MASK) == EXT4_EPOCH_MASK) {
+			report(st, PR_1_EXTRA_TIME, 0, 0, t[i].name);
+			return;
+		}
 	}
 }
 
@@ -467,6 +507,7 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 	}
 	if (in->i_faddr)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
+	check_extra_times(st);
 	ft = ftype_of(in->i_mode);
 	if (ft == EXT2_FT_UNKNOWN) {
 		report(st, PR_1_BAD_MODE, in->i_mode, 0, NULL);

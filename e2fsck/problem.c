@@ -105,6 +105,10 @@ static const struct problem_row rows[] = {
 { PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, NR,
   "The filetype feature is set on a file system made by the Hurd, which "
   "does not support it" },
+{ PR_0_EXTRA_ISIZE, PROMPT_FIX, NR,
+  "The superblock's {str} extra inode size {num} is invalid" },
+{ PR_0_MMP, PROMPT_FIX, NR,
+  "The multi-mount protection block {blk} is not valid ({str})" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, NR,
   "Inode {ino}'s checksum does not match its contents" },
@@ -231,6 +235,9 @@ static const struct problem_row rows[] = {
   "file system without 64bit" },
 { PR_1_FADDR, PROMPT_CLEAR, NR,
   "Inode {ino}'s obsolete fragment address is {num}, not zero" },
+{ PR_1_EXTRA_TIME, PROMPT_FIX, NR,
+  "Inode {ino}'s {str} time uses the old pre-1970 encoding, which now "
+  "reads as a date centuries ahead" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },

@@ -45,6 +45,8 @@
 #define PR_0_META_BG_FIRST		0x000028
 #define PR_0_JOURNAL_BACKUP		0x000029
 #define PR_0_HURD_FILETYPE		0x00002a
+#define PR_0_EXTRA_ISIZE		0x00002b
+#define PR_0_MMP			0x00002c
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
@@ -104,6 +106,7 @@
 #define PR_1_ENCRYPT_BAD_POLICY		0x01003b
 #define PR_1_FILE_ACL_HI		0x01003c
 #define PR_1_FADDR			0x01003d
+#define PR_1_EXTRA_TIME			0x01003e
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001

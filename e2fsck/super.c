@@ -471,6 +471,55 @@ static void check_journal_backup(struct fsck_ctx *ctx)
 	ext2fs_mark_super_dirty(fs);
 }
 
+static void check_extra_isize_fields(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+	unsigned int room = EXT2_INODE_SIZE(sb) - EXT2_GOOD_OLD_INODE_SIZE;
+	struct problem_ctx pctx;
+
+	if (EXT2_INODE_SIZE(sb) <= EXT2_GOOD_OLD_INODE_SIZE)
+		return;
+	pctx_clear(&pctx);
+	if (sb->s_min_extra_isize > room || (sb->s_min_extra_isize & 3)) {
+		pctx.str = "minimum";
+		pctx.num = sb->s_min_extra_isize;
+		fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx);
+	}
+	if (sb->s_want_extra_isize > room || (sb->s_want_extra_isize & 3)) {
+		pctx.str = "wanted";
+		pctx.num = sb->s_want_extra_isize;
+		fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx);
+	}
+}
+
+/* The MMP block must be in range and carry its magic and checksum. */
+static void check_mmp(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+	struct mmp_struct *mmp = NULL;
+	blk64_t b = fs->super->s_mmp_block;
+
+	if (!ext2fs_has_feature_mmp(fs->super))
+		return;
+	pctx_clear(&pctx);
+	pctx.blk = b;
+	if (!fsck_block_in_fs(fs, b)) {
+		pctx.str = "out of range";
+	} else if (ext2fs_get_mem(fs->blocksize, &mmp) ||
+		   io_channel_read_blk64(fs->io, b, 1, mmp)) {
+		pctx.str = "unreadable";
+	} else if (mmp->mmp_magic != EXT4_MMP_MAGIC) {
+		pctx.str = "bad magic";
+	} else if (ext2fs_has_feature_metadata_csum(fs->super) &&
+		   !ext2fs_mmp_csum_verify(fs, mmp)) {
+		pctx.str = "bad checksum";
+	}
+	ext2fs_free_mem(&mmp);
+	if (pctx.str)
+		fix_problem(ctx, PR_0_MMP, &pctx);
+}
+
 static void check_hurd(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
@@ -497,4 +546,6 @@ void check_super(struct fsck_ctx *ctx)
 	check_special_inodes(ctx);
 	check_journal_backup(ctx);
 	check_hurd(ctx);
+	check_extra_isize_fields(ctx);
+	check_mmp(ctx);
 }

@@ -209,11 +209,16 @@ static void check_mount(struct fsck_ctx *ctx)
 	exit(FSCK_ERROR);
 }
 
+/*
+ * EXT2_FLAG_FORCE: libext2fs does not know itree (read-only compatible)
+ * and would refuse a writing open; check_features() below refuses every
+ * feature we do not know ourselves, before anything is written.
+ */
 static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 			  ext2_filsys *fsp)
 {
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
-		    EXT2_FLAG_SKIP_MMP;
+		    EXT2_FLAG_SKIP_MMP | EXT2_FLAG_FORCE;
 
 	if (ctx->opt.mode != MODE_NO)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
@@ -232,7 +237,8 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 static int open_tolerant(struct fsck_ctx *ctx)
 {
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
-		    EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS;
+		    EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS |
+		    EXT2_FLAG_FORCE;
 	struct problem_ctx pctx;
 	struct ext2_super_block *sb;
 
@@ -341,7 +347,10 @@ static void check_features(struct fsck_ctx *ctx)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
 
-	if ((sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP) ||
+	/* libext2fs is built with MMP; its header says so only under
+	 * CONFIG_MMP */
+	if ((sb->s_feature_incompat & ~(EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+					EXT4_FEATURE_INCOMPAT_MMP)) ||
 	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP &
 	     ~E2X_FEATURE_RO_COMPAT_ITREE)) {
 		fprintf(stderr, "%s: %s has features this e2fsck does not "
