@@ -33,10 +33,11 @@ while IFS='	' read -r name features bs rec special rc1 rc2; do
 	[ -f "$gz" ] || continue
 	gzip -dc "$gz" >"$img" || { echo "FAIL $name: cannot decompress"; bad=$((bad + 1)); continue; }
 	before=$(sha256sum <"$img")
-	E2FSCK_CONFIG=/dev/null timeout 60 "$ours" -fn "$img" \
+	E2FSCK_CONFIG=/dev/null timeout 60 "$ours" -fnd "$img" \
 		>"$work/out" 2>&1 </dev/null
 	rc=$?
 	after=$(sha256sum <"$img")
+	grep -o '\[0x[0-9a-f]*\]' "$work/out" >>"$work/codes"
 	total=$((total + 1))
 	verdict=
 	if [ "$rc" = 124 ]; then
@@ -66,4 +67,8 @@ while IFS='	' read -r name features bs rec special rc1 rc2; do
 	fi
 done <"$manifest"
 echo "corpus: $total images, detected $detected of $damaged damaged, $bad failures"
+# Which problem codes the corpus reaches (informational).
+all=$(grep -c '^#define PR_' "$top_srcdir/e2fsck/problem_codes.h")
+seen=$(sort -u "$work/codes" 2>/dev/null | wc -l)
+echo "problem codes reached by the corpus: $seen of $all"
 [ "$bad" = 0 ]
