@@ -17,3 +17,7 @@ bench_itreebench_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 
 # e2fsck -fn time against the reference (kernel-made and corpus images).
 dist_noinst_SCRIPTS += bench/fsck
+
+# debugfs "ls -l" over a 1,000,000-entry directory, inode vs hash order,
+# against the reference debugfs.
+dist_noinst_SCRIPTS += bench/debugfs

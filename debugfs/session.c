@@ -45,6 +45,24 @@ static int check_not_mounted(struct dbg_ctx *ctx, const char *device)
 	return 0;
 }
 
+/* True when itree is the only read-only-compatible feature libext2fs
+ * refuses to write: the other feature words were accepted already. */
+static int only_itree_unknown(const struct dbg_open_opts *opts,
+			      const char *device)
+{
+	ext2_filsys fs;
+	uint32_t unknown;
+
+	if (ext2fs_open2(device, NULL, open_flags(opts) & ~EXT2_FLAG_RW,
+			 opts->superblock, opts->blocksize, unix_io_manager,
+			 &fs))
+		return 0;
+	unknown = fs->super->s_feature_ro_compat &
+		  ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP;
+	ext2fs_free(fs);
+	return unknown == E2X_FEATURE_RO_COMPAT_ITREE;
+}
+
 int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		const struct dbg_open_opts *opts)
 {
@@ -75,6 +93,12 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		return 1;
 	err = ext2fs_open2(device, NULL, open_flags(opts), opts->superblock,
 			   opts->blocksize, unix_io_manager, &fs);
+	if (err == EXT2_ET_RO_UNSUPP_FEATURE && only_itree_unknown(opts, device))
+		/* libext2fs does not know e2x's own itree bit; libe2x does */
+		err = ext2fs_open2(device, NULL,
+				   open_flags(opts) | EXT2_FLAG_FORCE,
+				   opts->superblock, opts->blocksize,
+				   unix_io_manager, &fs);
 	if (err) {
 		dbg_error(ctx, "open", err, "%s", device);
 		return 1;

@@ -93,6 +93,22 @@ else
 	echo "NOTE: kernel comparison skipped (needs root and a loop device)"
 fi
 
+# read-write opens: itree is known to us (libext2fs alone refuses it), any
+# other unknown read-only-compatible feature is still refused
+cp "$img" "$work/rw.img"
+"$dbg" -w -R 'ssv mnt_count 3' "$work/rw.img" 2>"$work/err" ||
+	fail "-w refused on an itree image: $(cat "$work/err")"
+"$dbg" -R 'stats -h' "$work/rw.img" | grep -q '^Mount count: *3$' ||
+	fail "ssv on the itree image not written"
+"$dbg" -w -R 'ssv feature_ro_compat 0xc000046b' "$work/rw.img" ||
+	fail "setting an unknown feature bit"
+sum=$(sha256sum < "$work/rw.img")
+"$dbg" -w -R 'ssv mnt_count 4' "$work/rw.img" 2>"$work/err" &&
+	fail "-w accepted an unknown read-only-compatible feature"
+grep -q 'unsupported read-only feature' "$work/err" ||
+	fail "unknown feature: $(cat "$work/err")"
+[ "$(sha256sum < "$work/rw.img")" = "$sum" ] || fail "refused open changed the image"
+
 # 3. a damaged leaf
 big=$(for d in $dirs; do
 	"$dbg" -R "itree_dump $d" "$img" 2>/dev/null | grep -q 'level 0' &&
