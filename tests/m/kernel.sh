@@ -39,6 +39,10 @@ klog_mark()
 	return 1
 }
 
+# What the kernel says about every mount and unmount.
+HARMLESS="mounted filesystem|unmounting filesystem|\
+mounting ext[23] file system using the ext4 subsystem"
+
 # kernel_news START END DEV --- captured kernel lines between the markers
 # that concern DEV and are not the harmless mount/unmount notes.
 kernel_news()
@@ -50,7 +54,7 @@ kernel_news()
 	fi
 	sed -n "/$1/,/$2/p" "$SCRATCH/klog" |
 		grep -E "[^a-z0-9]$d([^0-9p]|\$)" |
-		grep -vE "EXT4-fs \($d\): (mounted filesystem|unmounting filesystem|mounting ext[23] file system using the ext4 subsystem)" |
+		grep -vE "EXT4-fs \($d\): ($HARMLESS)" |
 		grep -vE "$d: detected capacity change" || true
 }
 
