@@ -32,7 +32,7 @@ static const struct problem_row rows[] = {
   "Blocks per group ({num}) is impossible for this block size" },
 { PR_0_R_BLOCKS, PROMPT_FIX, P,
   "Reserved block count {num} is larger than the file system ({num2})" },
-{ PR_0_FREE_RANGE, PROMPT_FIX, P | NR,
+{ PR_0_FREE_RANGE, PROMPT_FIX, P,
   "The superblock's free {str} count {num} exceeds the total {num2}" },
 { PR_0_FEATURE_COMBO, PROMPT_FIX, NR,
   "Feature combination not allowed: {str}" },

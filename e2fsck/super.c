@@ -42,6 +42,21 @@ static void check_device_size(struct fsck_ctx *ctx)
 	fix_problem(ctx, PR_0_FS_SIZE_DEVICE, &pctx);
 }
 
+/* Free blocks (BLOCKS) or inodes summed over the group descriptors,
+ * capped at the totals. */
+static uint64_t groups_free(ext2_filsys fs, int blocks)
+{
+	uint64_t n = 0, max;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++)
+		n += blocks ? EXT2FS_C2B(fs, ext2fs_bg_free_blocks_count(fs, g)) :
+			      ext2fs_bg_free_inodes_count(fs, g);
+	max = blocks ? ext2fs_blocks_count(fs->super) :
+		       fs->super->s_inodes_count;
+	return n > max ? max : n;
+}
+
 static void check_geometry(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -78,17 +93,24 @@ static void check_geometry(struct fsck_ctx *ctx)
 			ext2fs_mark_super_dirty(fs);
 		}
 	}
+	/* The repair takes the groups' sum; pass 5 recounts it all. */
 	if (ext2fs_free_blocks_count(sb) > ext2fs_blocks_count(sb)) {
 		pctx.str = "block";
 		pctx.num = ext2fs_free_blocks_count(sb);
 		pctx.num2 = ext2fs_blocks_count(sb);
-		fix_problem(ctx, PR_0_FREE_RANGE, &pctx);
+		if (fix_problem(ctx, PR_0_FREE_RANGE, &pctx)) {
+			ext2fs_free_blocks_count_set(sb, groups_free(fs, 1));
+			ext2fs_mark_super_dirty(fs);
+		}
 	}
 	if (sb->s_free_inodes_count > sb->s_inodes_count) {
 		pctx.str = "inode";
 		pctx.num = sb->s_free_inodes_count;
 		pctx.num2 = sb->s_inodes_count;
-		fix_problem(ctx, PR_0_FREE_RANGE, &pctx);
+		if (fix_problem(ctx, PR_0_FREE_RANGE, &pctx)) {
+			sb->s_free_inodes_count = groups_free(fs, 0);
+			ext2fs_mark_super_dirty(fs);
+		}
 	}
 	if (ext2fs_has_feature_flex_bg(sb) && sb->s_log_groups_per_flex > 31) {
 		pctx.num = sb->s_log_groups_per_flex;
