@@ -6,7 +6,7 @@
 
 M_TESTS = \
 	tests/m/kernel-a.sh tests/m/kernel-b.sh tests/m/kernel-c.sh \
-	tests/m/kernel-d.sh tests/m/kernel-e.sh \
+	tests/m/kernel-d.sh tests/m/kernel-e.sh tests/m/kernel-f.sh \
 	tests/m/compare-big.sh tests/m/compare-4k.sh tests/m/compare-1k.sh \
 	tests/m/compare-64k.sh \
 	tests/m/refuse-loop.sh tests/m/refuse-plain.sh tests/m/harness.sh
