@@ -118,6 +118,11 @@ run_case() {
 		cmp -s "$work/got" "$work/expect" ||
 			bad "kernel lists other entries after the itree build"
 		ls -lR "$mnt" > /dev/null || bad "kernel could not stat entries"
+		# the root record is invisible to users (no system.* handler)
+		if command -v getfattr >/dev/null &&
+		   getfattr -d -m - "$mnt/big" 2>&1 | grep -q itree; then
+			bad "system.itree visible through listxattr"
+		fi
 		umount "$mnt"
 	else
 		bad "read-only mount refused"
