@@ -20,6 +20,7 @@ struct e2x_dirh {
 	int changed;			/* write the inode at dirh_close */
 	char *blk;			/* scratch block buffers */
 	char *blk2;
+	int pack_full;			/* htree build: fill leaves up */
 };
 
 /* A collected entry (iteration in HASH or INODE order, htree build). */

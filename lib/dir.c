@@ -767,13 +767,13 @@ errcode_t e2x_dir_build_htree(ext2_filsys fs, ext2_ino_t dir, int flags)
 	ext2_ino_t parent;
 	errcode_t err;
 
-	(void)flags;
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	if (!ext2fs_has_feature_dir_index(fs->super))
 		return E2X_ERR_UNSUPPORTED;
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	d.pack_full = !!(flags & E2X_DIR_BUILD_FULL);
 	err = E2X_ERR_UNSUPPORTED;
 	if (d.form == E2X_DIR_FORM_INLINE)
 		goto out;

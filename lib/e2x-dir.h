@@ -148,6 +148,8 @@ typedef int (*e2x_dir_iter_fn)(const struct e2x_dir_entry *ent, void *priv);
 #define E2X_DIR_NOREPLACE	0x0400	/* rename: fail if the target exists */
 #define E2X_DIR_MKDIR_BLOCK	0x0800	/* mkdir: a block even with inline_data */
 #define E2X_DIR_VERIFY_FAST	0x1000	/* verify: skip reading entry inodes */
+#define E2X_DIR_BUILD_FULL	0x2000	/* build_htree: leaves filled up (a
+					 * directory that will rarely grow) */
 
 /* Look NAME up in DIR; E2X_ERR_NOT_FOUND if absent.  INO/FILE_TYPE may be
  * NULL. */

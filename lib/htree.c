@@ -649,7 +649,8 @@ struct build {
 static errcode_t plan_leaves(struct e2x_dirh *d, struct build *b)
 {
 	unsigned int usable = d->bs - (d->csum ? E2X_DIRENT_TAIL_SIZE : 0);
-	unsigned int target = usable * 3 / 4, fill = 0, sz;
+	unsigned int target = d->pack_full ? usable : usable * 3 / 4;
+	unsigned int fill = 0, sz;
 	size_t i, cap = b->c.n + 1;
 
 	b->leaf_hash = malloc(cap * sizeof(*b->leaf_hash));

@@ -359,9 +359,24 @@ static errcode_t copy_content(struct pop_ctx *c, void *f, ext2_ino_t ino,
 	return copy_extents(c, f, ino, size);
 }
 
-static errcode_t make_file(struct pop_ctx *c, void *dir,
-			   struct e2x_pop_entry *e, ext2_ino_t parent,
-			   ext2_ino_t *ino)
+/* Phase 1: the inode of a regular file, empty, so that it can be linked
+ * before any data block is taken (the directory's blocks stay together). */
+static errcode_t create_file(struct pop_ctx *c, struct e2x_pop_entry *e,
+			     ext2_ino_t parent, ext2_ino_t *ino)
+{
+	errcode_t err;
+
+	err = e2x_inode_new(c->fs, parent, (uint16_t)e->st.mode, c->inode,
+			    ino);
+	if (!err)
+		err = ext2fs_write_inode_full(c->fs, *ino, (void *)c->inode,
+					      EXT2_INODE_SIZE(c->fs->super));
+	return err;
+}
+
+/* Phase 2: content, attributes, one i_version bump. */
+static errcode_t fill_file(struct pop_ctx *c, void *dir,
+			   struct e2x_pop_entry *e, ext2_ino_t ino)
 {
 	ext2_filsys fs = c->fs;
 	void *f = NULL;
@@ -370,20 +385,19 @@ static errcode_t make_file(struct pop_ctx *c, void *dir,
 	err = c->src->ops->open_file(c->src->priv, dir, e, &f);
 	if (err)
 		return err;
-	err = e2x_inode_new(fs, parent, (uint16_t)e->st.mode, c->inode, ino);
-	if (err)
-		goto out;
-	err = copy_content(c, f, *ino, e->st.size);
-	if (err)
-		goto out;
-	err = ext2fs_inode_size_set(fs, (struct ext2_inode *)c->inode,
-				    e->st.size);
+	err = ext2fs_read_inode_full(fs, ino, (void *)c->inode,
+				     EXT2_INODE_SIZE(fs->super));
+	if (!err)
+		err = copy_content(c, f, ino, e->st.size);
+	if (!err)
+		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)c->inode,
+					    e->st.size);
 	if (err)
 		goto out;
 	apply_stat(fs, c->inode, &e->st, 0);
-	err = e2x_write_inode(fs, *ino, c->inode);
+	err = e2x_write_inode(fs, ino, c->inode);
 	if (!err)
-		err = copy_xattrs(c, dir, e, f, *ino);
+		err = copy_xattrs(c, dir, e, f, ino);
 	c->sum->files++;
 	c->sum->bytes += e->st.size;
 out:
@@ -521,9 +535,11 @@ static void progress(struct pop_ctx *c, int force)
 static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 			  int is_root);
 
-/* One entry that is not a directory (or a hard link to one seen). */
+/* One entry that is not a directory (or a hard link to one seen).
+ * *FILL_INO is set for a regular file whose content is still to come. */
 static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
-			   struct e2x_pop_entry *e, ext2_ino_t tdir)
+			   struct e2x_pop_entry *e, ext2_ino_t tdir,
+			   ext2_ino_t *fill_ino)
 {
 	uint64_t *seen = NULL;
 	ext2_ino_t ino = 0;
@@ -538,7 +554,9 @@ static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
 	}
 	switch (e->st.mode & LINUX_S_IFMT) {
 	case LINUX_S_IFREG:
-		err = make_file(c, dir, e, tdir, &ino);
+		err = create_file(c, e, tdir, &ino);
+		if (!err)
+			*fill_ino = ino;
 		break;
 	case LINUX_S_IFLNK:
 		err = make_symlink(c, dir, e, tdir, &ino);
@@ -606,11 +624,27 @@ static void free_list(struct e2x_pop_entry *v, size_t n)
 	free(v);
 }
 
+/* A directory that grew past one block is rebuilt with full leaves: it
+ * will mostly be read, and full leaves are what a linear directory of
+ * the same entries would take. */
+static errcode_t pack_dir(struct pop_ctx *c, ext2_ino_t tdir)
+{
+	enum e2x_dir_form form;
+	errcode_t err;
+
+	err = e2x_dir_form(c->fs, tdir, &form);
+	if (err || form != E2X_DIR_FORM_HTREE)
+		return err;
+	return e2x_dir_build_htree(c->fs, tdir, E2X_DIR_BUILD_FULL);
+}
+
+/* Phase 1: every entry of the level (inodes adjacent, directory blocks
+ * together); phase 2: file content; phase 3: each subdirectory. */
 static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 			  int is_root)
 {
 	struct e2x_pop_entry *v = NULL;
-	ext2_ino_t *dino = NULL;
+	ext2_ino_t *dino = NULL, *fino = NULL;
 	size_t n = 0, i, saved;
 	errcode_t err;
 
@@ -618,7 +652,8 @@ static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 	if (err)
 		return err;
 	dino = calloc(n ? n : 1, sizeof(*dino));
-	if (!dino) {
+	fino = calloc(n ? n : 1, sizeof(*fino));
+	if (!dino || !fino) {
 		err = EXT2_ET_NO_MEMORY;
 		goto out;
 	}
@@ -631,11 +666,22 @@ static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 		else if (LINUX_S_ISDIR(v[i].st.mode))
 			err = make_subdir(c, &v[i], tdir, is_root, &dino[i]);
 		else
-			err = copy_leaf(c, dir, &v[i], tdir);
+			err = copy_leaf(c, dir, &v[i], tdir, &fino[i]);
 		failed_at(c, err);
 		path_pop(c, saved);
+	}
+	if (!err)
+		err = failed_at(c, pack_dir(c, tdir));
+	for (i = 0; i < n && !err; i++) {
 		c->sum->entries++;
 		progress(c, 0);
+		if (!fino[i])
+			continue;
+		err = path_push(c, v[i].name, v[i].name_len, &saved);
+		if (err)
+			break;
+		err = failed_at(c, fill_file(c, dir, &v[i], fino[i]));
+		path_pop(c, saved);
 	}
 	for (i = 0; i < n && !err; i++) {
 		if (!dino[i])
@@ -648,6 +694,7 @@ static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 	}
 out:
 	free(dino);
+	free(fino);
 	free_list(v, n);
 	return err;
 }
