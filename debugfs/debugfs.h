@@ -36,8 +36,8 @@ struct dbg_ctx {
 /* Command flags. */
 #define DBG_NEEDS_FS	0x1	/* a file system must be open */
 #define DBG_NEEDS_RW	0x2	/* ... read-write */
-#define DBG_NEEDS_BMAPS	0x4	/* ... with bitmaps (not catastrophic) */
-#define DBG_WANTS_PATH	0x8	/* arguments are paths (for completion) */
+#define DBG_NEEDS_BMAPS	0x4	/* ... with bitmaps (not -c) */
+#define DBG_WANTS_PATH	0x8	/* arguments are paths */
 
 /* A command handler: 0 on success, non-zero when the command failed (it has
  * already printed its one line). */

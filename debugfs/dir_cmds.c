@@ -530,8 +530,9 @@ static int search_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 		    (rec_len & 3) ||
 		    off + rec_len > fs->blocksize)
 			break;
-		if (de->inode && len == ds->len && off + 8 + len <= fs->blocksize
-		    && !memcmp(de->name, ds->name, len)) {
+		if (de->inode && len == ds->len &&
+		    off + 8 + len <= fs->blocksize &&
+		    !memcmp(de->name, ds->name, len)) {
 			fprintf(ds->ctx->out, "Entry found at logical block "
 				"%lld, physical block %llu, offset %u: "
 				"inode %u\n", (long long)lblk,

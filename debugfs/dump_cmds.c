@@ -235,16 +235,14 @@ DBG_CMD(do_cat)
 static void inode_times(ext2_filsys fs, const struct ext2_inode_large *in,
 			struct timespec ts[2])
 {
+	int a = dbg_has_extra(fs, in, DBG_EXTRA_END(i_atime_extra));
+	int m = dbg_has_extra(fs, in, DBG_EXTRA_END(i_mtime_extra));
 	uint32_t ns;
 
-	ts[0].tv_sec = dbg_decode_time(in->i_atime, in->i_atime_extra,
-				       dbg_has_extra(fs, in,
-						     DBG_EXTRA_END(i_atime_extra)),
+	ts[0].tv_sec = dbg_decode_time(in->i_atime, in->i_atime_extra, a,
 				       &ns);
 	ts[0].tv_nsec = ns < 1000000000u ? ns : 0;
-	ts[1].tv_sec = dbg_decode_time(in->i_mtime, in->i_mtime_extra,
-				       dbg_has_extra(fs, in,
-						     DBG_EXTRA_END(i_mtime_extra)),
+	ts[1].tv_sec = dbg_decode_time(in->i_mtime, in->i_mtime_extra, m,
 				       &ns);
 	ts[1].tv_nsec = ns < 1000000000u ? ns : 0;
 }

@@ -268,7 +268,8 @@ DBG_CMD(do_dx_hash)
 	uuid_t u;
 
 	if (ctx->fs) {
-		alg = fs_signedness(ctx->fs, ctx->fs->super->s_def_hash_version);
+		alg = fs_signedness(ctx->fs,
+				    ctx->fs->super->s_def_hash_version);
 		memcpy(seed, ctx->fs->super->s_hash_seed, sizeof(seed));
 		enc = ctx->fs->encoding;
 	}

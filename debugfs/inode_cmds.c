@@ -89,7 +89,8 @@ static void print_times(FILE *o, ext2_filsys fs,
 		       dbg_has_extra(fs, in, DBG_EXTRA_END(i_mtime_extra)));
 	if (dbg_has_extra(fs, in, DBG_EXTRA_END(i_crtime)))
 		print_one_time(o, "crtime", in->i_crtime, in->i_crtime_extra,
-			       dbg_has_extra(fs, in, DBG_EXTRA_END(i_crtime_extra)));
+			       dbg_has_extra(fs, in,
+					     DBG_EXTRA_END(i_crtime_extra)));
 	if (in->i_dtime)
 		print_one_time(o, "dtime", in->i_dtime, 0, 0);
 }

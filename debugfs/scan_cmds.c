@@ -123,8 +123,8 @@ DBG_CMD(do_dump_unused)
 		return 1;
 	}
 	b = fs->super->s_first_data_block;
-	while (b <= end &&
-	       !ext2fs_find_first_zero_block_bitmap2(fs->block_map, b, end, &b)) {
+	while (b <= end && !ext2fs_find_first_zero_block_bitmap2(fs->block_map,
+								 b, end, &b)) {
 		err = io_channel_read_blk64(fs->io, b, 1, buf);
 		if (err) {
 			dbg_error(ctx, argv[0], err, "reading block %llu",

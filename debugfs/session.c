@@ -93,7 +93,8 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		return 1;
 	err = ext2fs_open2(device, NULL, open_flags(opts), opts->superblock,
 			   opts->blocksize, unix_io_manager, &fs);
-	if (err == EXT2_ET_RO_UNSUPP_FEATURE && only_itree_unknown(opts, device))
+	if (err == EXT2_ET_RO_UNSUPP_FEATURE &&
+	    only_itree_unknown(opts, device))
 		/* libext2fs does not know e2x's own itree bit; libe2x does */
 		err = ext2fs_open2(device, NULL,
 				   open_flags(opts) | EXT2_FLAG_FORCE,

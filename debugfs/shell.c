@@ -182,13 +182,30 @@ static char *complete_path(const char *text, int state)
 	return NULL;
 }
 
+/* Does the command at the start of LINE take paths inside the image? */
+static int takes_paths(const char *line)
+{
+	const struct dbg_cmd *c;
+	char word[64];
+	size_t n;
+
+	line += strspn(line, " \t");
+	n = strcspn(line, " \t");
+	if (n >= sizeof(word))
+		return 0;
+	memcpy(word, line, n);
+	word[n] = 0;
+	c = dbg_find_command(word);
+	return c && (c->flags & DBG_WANTS_PATH);
+}
+
 static char **complete(const char *text, int start, int end)
 {
 	rl_attempted_completion_over = 1;
 	rl_completion_append_character = ' ';
 	if (start == 0)
 		return rl_completion_matches(text, complete_command);
-	if (!complete_ctx->fs)
+	if (!complete_ctx->fs || !takes_paths(rl_line_buffer))
 		return NULL;
 	return rl_completion_matches(text, complete_path);
 }

@@ -28,7 +28,8 @@ void dbg_print_features(FILE *o, const struct ext2_super_block *sb)
 	for (w = 0; w < 3; w++)
 		for (bit = 0; bit < 32; bit++)
 			if (words[w] & (1u << bit)) {
-				fprintf(o, " %s", dbg_feature_name(w, 1u << bit));
+				fprintf(o, " %s",
+					dbg_feature_name(w, 1u << bit));
 				any = 1;
 			}
 	if (!any)
@@ -144,7 +145,8 @@ static void print_group(FILE *o, ext2_filsys fs, dgrp_t g)
 		ext2fs_bg_free_inodes_count(fs, g),
 		ext2fs_bg_used_dirs_count(fs, g));
 	if (ext2fs_has_group_desc_csum(fs))
-		fprintf(o, ", %u unused inodes", ext2fs_bg_itable_unused(fs, g));
+		fprintf(o, ", %u unused inodes",
+			ext2fs_bg_itable_unused(fs, g));
 	fputc('\n', o);
 	if (ext2fs_has_group_desc_csum(fs))
 		fprintf(o, "             flags:%s%s%s, checksum 0x%04x\n",

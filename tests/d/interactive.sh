@@ -17,6 +17,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-tty.XXXXXX") || exit 1
 sock=e2x-dbg-$$
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null
+	tmux -L "$sock-2" kill-server 2>/dev/null
 	sleep 0.2
 	rm -rf "$work"
 }
@@ -32,7 +33,7 @@ EOC
 
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-screen() { tmux -L "$sock" capture-pane -p -t t; }
+screen() { tmux -L "$sock" capture-pane -p -t t 2>/dev/null; }
 # wait_for REGEX: poll the screen for up to 10 s
 wait_for() {
 	i=0
@@ -86,8 +87,10 @@ do
 			2>/dev/null || fail "history file lacks '$c'"
 done
 
-# A second session recalls the first one's commands.
+# A second session (on a server of its own) recalls the first one's
+# commands.
 tmux -L "$sock" kill-server 2>/dev/null
+sock=$sock-2
 tmux -L "$sock" new-session -d -s t -x 100 -y 30 \
 	"env HOME=$work DEBUGFS_HISTORY=$hist TERM=xterm $dbg $img; sleep 30"
 wait_for '^debugfs: ?$' || fail "no prompt in the second session"
