@@ -21,3 +21,6 @@ dist_noinst_SCRIPTS += bench/fsck
 # debugfs "ls -l" over a 1,000,000-entry directory, inode vs hash order,
 # against the reference debugfs.
 dist_noinst_SCRIPTS += bench/debugfs
+
+# mke2fs -d: ours against the reference on a generated tree (tests/p/gentree.py).
+dist_noinst_SCRIPTS += bench/populate
