@@ -53,7 +53,7 @@ setup_no_inodes()
 	opts="-N 128"
 }
 
-while IFS=$'\t' read -r name code msg state; do
+while IFS=$'\t' read -r -u 3 name code msg state; do
 	case $name in ''|'#'*) continue ;; esac
 	mkdir -p "$SCRATCH/t-$name"
 	tgt=$SCRATCH/t-$name/target.img
@@ -87,5 +87,5 @@ while IFS=$'\t' read -r name code msg state; do
 	for m in $MOUNTS; do mountpoint -q "$m" && unmount_image "$m"; done
 	MOUNTS=
 	[ $fails = 0 ] && echo "ok $name"
-done < "$PDIR/bad.tsv"
+done 3< "$PDIR/bad.tsv"
 [ $fails = 0 ] || exit 1

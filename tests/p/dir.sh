@@ -11,12 +11,12 @@ src=$SCRATCH/src
 python3 "$PDIR/gentree.py" "$src" --big ${P_BIG:-20000} \
 	--depth ${P_DEPTH:-1000} --far $((1 << 40)) ||
 	{ echo "FAIL: generating the source tree"; exit 1; }
-while IFS=$'\t' read -r name opts size itree; do
+while IFS=$'\t' read -r -u 3 name opts size itree; do
 	case $name in ''|'#'*) continue ;; esac
 	img=$SCRATCH/$name.img
 	make_target "$name" "$img" "$src" "$opts" "$size" "$itree" &&
 		check_target "$name" "$img" "$src" "$itree" &&
 		echo "ok $name (at ${SECONDS}s)"
 	rm -f "$img"
-done < "$PDIR/targets.tsv"
+done 3< "$PDIR/targets.tsv"
 [ $fails = 0 ] || exit 1

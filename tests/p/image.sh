@@ -32,12 +32,12 @@ unmount_image "$smnt"
 ref_fsck_clean source "$simg" || exit 1
 # read-only mounted sources are fine
 mount_image "$simg" "$smnt" ro || { echo "FAIL: source ro mount"; exit 1; }
-while IFS=$'\t' read -r name opts size itree; do
+while IFS=$'\t' read -r -u 3 name opts size itree; do
 	case $name in ''|'#'*) continue ;; esac
 	img=$SCRATCH/$name.img
 	make_target "img-$name" "$img" "$simg" "$opts" "$size" "$itree" &&
 		check_target "img-$name" "$img" "$smnt" "$itree" &&
 		echo "ok img-$name (at ${SECONDS}s)"
 	rm -f "$img"
-done < "$PDIR/targets.tsv"
+done 3< "$PDIR/targets.tsv"
 [ $fails = 0 ] || exit 1
