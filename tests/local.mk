@@ -95,3 +95,13 @@ tests_unit_test_itree_format_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_itree_format_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_itree_format
 endif
+
+# The copy-on-write overlay channel (lib/overlay_io.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_overlay_io
+tests_unit_test_overlay_io_SOURCES = tests/unit/unit.h \
+	tests/unit/test_overlay_io.c
+tests_unit_test_overlay_io_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_overlay_io_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_overlay_io
+endif
