@@ -11,3 +11,14 @@ TESTS += $(P_TESTS)
 EXTRA_DIST += $(P_TESTS) tests/p/lib.sh tests/p/gentree.py \
 	tests/p/compare.py tests/p/targets.tsv tests/p/bad.tsv \
 	tests/p/options.tsv
+
+# The engine over an in-memory source (names too long, read errors, full
+# leaves of a grown directory).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_populate
+tests_unit_test_populate_SOURCES = tests/unit/unit.h \
+	tests/unit/test_populate.c $(UNIT_FIXTURE)
+tests_unit_test_populate_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_populate_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_populate
+endif
