@@ -186,6 +186,8 @@ static errcode_t fill_finish(struct itree_ctx *c, struct level_fill *f)
 		memcpy(c->wide + ua, itree_entry(f->cur, 0), ub);
 		n = itree_area_offsets(c->wide, total, f->level == 0, c->offs);
 		s = itree_split_point(c->offs, n, total, c->area);
+		if (!s)
+			return E2X_ERR_ITREE_CORRUPT;
 		memcpy(itree_entry(f->prev, 0), c->wide, c->offs[s]);
 		itree_node_set_used(c, f->prev, s, c->offs[s]);
 		memcpy(itree_entry(f->cur, 0), c->wide + c->offs[s],

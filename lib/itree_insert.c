@@ -129,6 +129,8 @@ static errcode_t split_node(struct itree_ctx *c, unsigned int level,
 	memcpy(c->wide + off + len, itree_entry(buf, off), used - off);
 	n = itree_area_offsets(c->wide, total, level == 0, c->offs);
 	s = itree_split_point(c->offs, n, total, c->area);
+	if (!s)
+		return E2X_ERR_ITREE_CORRUPT;
 
 	memcpy(itree_entry(buf, 0), c->wide, c->offs[s]);
 	itree_node_set_used(c, buf, s, c->offs[s]);

@@ -390,12 +390,13 @@ unsigned int itree_area_offsets(const char *area, unsigned int used, int leaf,
 /*
  * Where to cut COUNT entries (TOTAL bytes) into two nodes of CAP bytes:
  * the index of the first entry of the right half, both halves non-empty
- * and fitting, the left as close to half the bytes as possible.
+ * and fitting, the left as close to half the bytes as possible; 0 when no
+ * cut fits.
  */
 unsigned int itree_split_point(const unsigned int *offs, unsigned int count,
 			       unsigned int total, unsigned int cap)
 {
-	unsigned int s, best = 1, bestd = ~0u;
+	unsigned int s, best = 0, bestd = ~0u;
 
 	for (s = 1; s < count; s++) {
 		unsigned int left = offs[s], d;

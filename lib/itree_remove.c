@@ -88,6 +88,8 @@ static errcode_t even_pair(struct itree_ctx *c, unsigned int level,
 	memcpy(c->wide + ua, itree_entry(p->b, 0), ub);
 	n = itree_area_offsets(c->wide, total, level == 0, c->offs);
 	s = itree_split_point(c->offs, n, total, c->area);
+	if (!s)
+		return E2X_ERR_ITREE_CORRUPT;
 	memcpy(itree_entry(p->a, 0), c->wide, c->offs[s]);
 	itree_node_set_used(c, p->a, s, c->offs[s]);
 	memcpy(itree_entry(p->b, 0), c->wide + c->offs[s], total - c->offs[s]);
@@ -103,6 +105,72 @@ static errcode_t even_pair(struct itree_ctx *c, unsigned int level,
 		err = itree_write_node(c, c->path[level + 1].blk, parent);
 	itree_count(ITC_SHIFT);
 	return err;
+}
+
+/*
+ * Three neighbours W, W+1, W+2 (the changed node among them) whose entries
+ * fit in two nodes of MERGE sixteenths: share them out over the first two
+ * and free the third.  Returns 1 when done, 0 when they do not fit.
+ */
+static int merge_three(struct itree_ctx *c, unsigned int level,
+		       unsigned int w, errcode_t *errp)
+{
+	char *parent = c->path[level + 1].buf, *bufs[3];
+	unsigned int pidx = c->path[level + 1].idx, i, k = 0, total = 0;
+	unsigned int n, s;
+	blk64_t blks[3];
+	struct itree_key sep;
+	errcode_t err = 0;
+
+	for (i = 0; i < 3; i++) {
+		blks[i] = itree_index_child(itree_entry(parent, (w + i) *
+						E2X_ITREE_INDEX_LEN));
+		if (w + i == pidx) {
+			bufs[i] = c->path[level].buf;
+		} else {
+			bufs[i] = c->spare[k++];
+			err = itree_read_node(c, blks[i], bufs[i], level);
+			if (err)
+				goto out;
+		}
+		if (level > 0 && i > 0)	/* entry 0 takes its separator */
+			memcpy(itree_entry(bufs[i], 0),
+			       itree_entry(parent, (w + i) *
+					   E2X_ITREE_INDEX_LEN), 8);
+		total += node_used(bufs[i]);
+	}
+	if (total * 16 > 2 * ITREE_MERGE_16 * c->area)
+		return 0;
+	for (i = 0, k = 0; i < 3; i++) {
+		memcpy(c->wide + k, itree_entry(bufs[i], 0),
+		       node_used(bufs[i]));
+		k += node_used(bufs[i]);
+	}
+	n = itree_area_offsets(c->wide, total, level == 0, c->offs);
+	s = itree_split_point(c->offs, n, total, c->area);
+	if (!s)
+		return 0;	/* long entries: no two-way cut fits */
+	memcpy(itree_entry(bufs[0], 0), c->wide, c->offs[s]);
+	itree_node_set_used(c, bufs[0], s, c->offs[s]);
+	memcpy(itree_entry(bufs[1], 0), c->wide + c->offs[s],
+	       total - c->offs[s]);
+	itree_node_set_used(c, bufs[1], n - s, total - c->offs[s]);
+	itree_entry_key(itree_entry(bufs[1], 0), level == 0, &sep);
+	itree_index_fill(itree_entry(parent, (w + 1) * E2X_ITREE_INDEX_LEN),
+			 sep.ino, sep.hash, blks[1]);
+	err = itree_write_node(c, blks[0], bufs[0]);
+	if (!err)
+		err = itree_write_node(c, blks[1], bufs[1]);
+	if (!err)
+		err = itree_free_node(c, blks[2]);
+	if (err)
+		goto out;
+	itree_count(ITC_MERGE);
+	drop_index(c, level + 1, w + 2);
+	err = rebalance(c, level + 1);
+out:
+	*errp = err;
+	return 1;
 }
 
 /* Read neighbour SIDX of the node at LEVEL into a spare buffer and pair
@@ -141,8 +209,9 @@ static int pair_fits(struct itree_ctx *c, struct pair *p)
 
 /*
  * The node at LEVEL changed: write it, and if it is below half full merge
- * it with its right neighbour, else its left one, when the two fit; below
- * a quarter and unable to merge, even it with a neighbour.
+ * it with its right neighbour, else its left one, when the two fit, else
+ * fold three neighbours into two when they fit; below a quarter and unable
+ * to merge, even it with a neighbour.
  */
 static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 {
@@ -175,9 +244,16 @@ static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 		if (pair_fits(c, &p))
 			return merge_pair(c, level, &p);
 	}
-	if (quarter < ITREE_UNDER_Q)
-		return even_pair(c, level, &p);
-	return itree_write_node(c, me->blk, me->buf);
+	if (pn >= 3 && merge_three(c, level, pidx == 0 ? 0 : pidx + 1 < pn ?
+				   pidx - 1 : pidx - 2, &err))
+		return err;
+	if (quarter >= ITREE_UNDER_Q)
+		return itree_write_node(c, me->blk, me->buf);
+	/* merge_three() took the spare buffers: load the pair again */
+	err = load_pair(c, level, pidx + 1 < pn ? pidx + 1 : pidx - 1, &p);
+	if (err)
+		return err;
+	return even_pair(c, level, &p);
 }
 
 errcode_t e2x_itree_remove(ext2_filsys fs, ext2_ino_t dir,
