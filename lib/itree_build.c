@@ -92,7 +92,10 @@ void itree_collect_free(struct collect *cl)
 
 /* A level being filled left to right; the last node is held back so it
  * can be evened with its left neighbour at the end. */
+static errcode_t blist_add(struct blist *b, blk64_t blk);
+
 struct level_fill {
+	struct blist *taken;	/* every block allocated, for cleanup */
 	unsigned int level;
 	char *prev, *cur;
 	blk64_t prevblk, curblk;
@@ -162,6 +165,8 @@ static errcode_t fill_add(struct itree_ctx *c, struct level_fill *f,
 		f->curblk = 0;
 	}
 	err = itree_alloc_node(c, &f->curblk);
+	if (!err)
+		err = blist_add(f->taken, f->curblk);
 	if (err)
 		return err;
 	itree_node_init(c, f->cur, f->level);
@@ -218,11 +223,13 @@ static errcode_t bulk_load(struct itree_ctx *c, struct collect *cl)
 {
 	char e[E2X_ITREE_LEAF_LEN(255)];
 	struct level_fill f;
+	struct blist taken = { NULL, 0, 0 };
 	char *below = NULL;
 	size_t nbelow = 0, i;
 	errcode_t err = 0;
 
 	memset(&f, 0, sizeof(f));
+	f.taken = &taken;
 	f.prev = c->spare[0];
 	f.cur = c->spare[1];
 	for (i = 0; i < cl->n && !err; i++) {
@@ -236,6 +243,8 @@ static errcode_t bulk_load(struct itree_ctx *c, struct collect *cl)
 	if (!err && !cl->n) {
 		/* an empty directory still gets its root leaf */
 		err = itree_alloc_node(c, &f.curblk);
+		if (!err)
+			err = blist_add(&taken, f.curblk);
 		if (!err)
 			itree_node_init(c, f.cur, 0);
 	}
@@ -262,6 +271,9 @@ static errcode_t bulk_load(struct itree_ctx *c, struct collect *cl)
 	}
 	if (!err)
 		c->root.ir_root = itree_index_child(f.up);
+	else if (taken.n)	/* give back what a failed build took */
+		itree_release_all(c, taken.v, taken.n);
+	free(taken.v);
 	free(below);
 	free(f.up);
 	return err;

@@ -501,6 +501,47 @@ START_TEST(fuzzed_nodes_do_not_crash)
 }
 END_TEST
 
+/* A build that runs out of space gives back every block it took. */
+static errcode_t walk_many(ext2_filsys fs, ext2_ino_t d, void *priv,
+			   e2x_itree_entry_fn emit, void *emit_priv)
+{
+	char name[256];
+	unsigned int i;
+	int r;
+
+	memset(name, 'n', sizeof(name));
+	for (i = 0; i < 200000; i++) {
+		struct e2x_itree_entry e = { 12 + i % 1000, i * 2, 200,
+					     EXT2_FT_REG_FILE, name };
+
+		snprintf(name, 16, "%08u", i);
+		name[8] = 'n';
+		r = emit(&e, emit_priv);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+START_TEST(failed_build_gives_blocks_back)
+{
+	blk64_t free0;
+	uint64_t iblocks0;
+
+	setup_tree("-b 1024 -I 256 -O ^metadata_csum,^has_journal");
+	ck_assert_int_eq(e2x_itree_drop(fx.fs, dir, dino, 0), 0);
+	free0 = ext2fs_free_blocks_count(fx.fs->super);
+	iblocks0 = ext2fs_get_stat_i_blocks(fx.fs, (struct ext2_inode *)dino);
+	ck_assert_int_eq(e2x_itree_build(fx.fs, dir, dino, walk_many, NULL, 0),
+			 E2X_ERR_NO_SPACE);
+	ck_assert(!e2x_itree_present(fx.fs, dino));
+	ck_assert_uint_eq(ext2fs_free_blocks_count(fx.fs->super), free0);
+	ck_assert_uint_eq(ext2fs_get_stat_i_blocks(fx.fs,
+			  (struct ext2_inode *)dino), iblocks0);
+	teardown_tree();
+}
+END_TEST
+
 static Suite *suite_itree_format(void)
 {
 	Suite *s = suite_create("itree_format");
@@ -520,6 +561,7 @@ static Suite *suite_itree_format(void)
 	tcase_add_test(tc, index_entries_point_at_children);
 	tcase_add_test(tc, too_deep_root_is_refused);
 	tcase_add_test(tc, fuzzed_nodes_do_not_crash);
+	tcase_add_test(tc, failed_build_gives_blocks_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
