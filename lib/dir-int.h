@@ -107,10 +107,6 @@ errcode_t htree_add(struct e2x_dirh *d, const char *name, unsigned int len,
 errcode_t htree_remove(struct e2x_dirh *d, const char *name,
 		       unsigned int len, ext2_ino_t *old_ino,
 		       unsigned int *old_type);
-/* Leaves in index order, each as (lblk); for HASH order iteration. */
-typedef int (*htree_leaf_fn)(struct e2x_dirh *d, blk64_t lblk, void *priv);
-errcode_t htree_walk_leaves(struct e2x_dirh *d, htree_leaf_fn fn,
-			    void *priv);
 /* Root hash version (signed variant as stored). */
 errcode_t htree_root_version(struct e2x_dirh *d, int *version);
 /* Rebuild the directory as an htree from its collected entries. */

@@ -583,56 +583,6 @@ out:
 	return err;
 }
 
-struct walk_ctx {
-	htree_leaf_fn fn;
-	void *priv;
-	char *mem;
-	unsigned int levels;
-};
-
-static errcode_t walk_level(struct e2x_dirh *d, struct walk_ctx *w,
-			    struct dx_frame *f, unsigned int lvl)
-{
-	struct e2x_dx_entry *e = ents_of(f);
-	unsigned int i, count = cl_of(f)->count;
-	struct dx_frame child;
-	errcode_t err;
-
-	for (i = 0; i < count; i++) {
-		if (lvl == w->levels) {
-			err = w->fn(d, e[i].block, w->priv);
-			if (err)
-				return err;
-			continue;
-		}
-		child.buf = w->mem + (size_t)(lvl + 1) * d->bs;
-		err = read_node(d, &child, e[i].block);
-		if (!err)
-			err = walk_level(d, w, &child, lvl + 1);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-errcode_t htree_walk_leaves(struct e2x_dirh *d, htree_leaf_fn fn, void *priv)
-{
-	struct walk_ctx w = { fn, priv, NULL, 0 };
-	struct dx_frame root;
-	int version;
-	errcode_t err;
-
-	w.mem = malloc((size_t)d->bs * MAX_FRAMES);
-	if (!w.mem)
-		return EXT2_ET_NO_MEMORY;
-	root.buf = w.mem;
-	err = read_root(d, &root, &w.levels, &version);
-	if (!err)
-		err = walk_level(d, &w, &root, 0);
-	free(w.mem);
-	return err;
-}
-
 /*
  * Building: entries sorted by hash are packed into leaves filled to about
  * three quarters (room to grow without an immediate split); index blocks
