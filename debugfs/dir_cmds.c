@@ -386,29 +386,26 @@ static const unsigned char ft_of_mode[] = {
 	[LINUX_S_IFLNK >> 12] = EXT2_FT_SYMLINK,
 };
 
-static int ncheck_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
-			int offset, int blocksize, char *buf, void *priv)
+static int ncheck_entry(const struct e2x_dir_entry *de, void *priv)
 {
 	struct ncheck *nc = priv;
-	int len = ext2fs_dirent_name_len(de), i;
+	int len = de->name_len, i;
 
-	if (offset + 8 + len > blocksize || is_dot_or_dotdot(de->name, len))
-		return 0;
 	for (i = 0; i < nc->nwant; i++) {
 		FILE *o = nc->ctx->out;
 
-		if (de->inode != nc->want[i])
+		if (de->ino != nc->want[i])
 			continue;
 		nc->found[i] = 1;
-		fprintf(o, "%u\t%s", de->inode,
+		fprintf(o, "%u\t%s", de->ino,
 			strcmp(nc->dirpath, "/") ? nc->dirpath : "");
 		fputc('/', o);
 		dbg_print_name(o, de->name, len, 0);
 		if (nc->check_type) {
 			struct ext2_inode in;
-			int ft = ext2fs_dirent_file_type(de);
+			int ft = de->file_type;
 
-			if (!ext2fs_read_inode(nc->ctx->fs, de->inode, &in) &&
+			if (!ext2fs_read_inode(nc->ctx->fs, de->ino, &in) &&
 			    ft != ft_of_mode[(in.i_mode >> 12) & 15])
 				fprintf(o, "  <--- file type %d does not "
 					"match mode %06o", ft, in.i_mode);
@@ -480,7 +477,8 @@ DBG_CMD(do_ncheck)
 		nc.dir = ino;
 		if (ext2fs_get_pathname(ctx->fs, ino, 0, &nc.dirpath))
 			continue;
-		ext2fs_dir_iterate2(ctx->fs, ino, 0, NULL, ncheck_entry, &nc);
+		e2x_dir_iterate(ctx->fs, ino, E2X_DIR_ORDER_DISK, 0,
+				ncheck_entry, &nc);
 		ext2fs_free_mem(&nc.dirpath);
 	}
 	if (err) {

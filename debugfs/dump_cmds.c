@@ -381,15 +381,11 @@ struct rdump_dir {
 	const char *outdir;
 };
 
-static int rdump_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
-		       int offset, int blocksize, char *buf, void *priv)
+static int rdump_entry(const struct e2x_dir_entry *de, void *priv)
 {
 	struct rdump_dir *d = priv;
-	int len = ext2fs_dirent_name_len(de);
 
-	if (offset + 8 + len > blocksize || is_dot_or_dotdot(de->name, len))
-		return 0;
-	rdump_inode(d->r, de->inode, de->name, len, d->outdir);
+	rdump_inode(d->r, de->ino, de->name, de->name_len, d->outdir);
 	return 0;
 }
 
@@ -431,8 +427,8 @@ static void rdump_inode(struct rdump *r, ext2_ino_t ino, const char *name,
 		d.r = r;
 		d.outdir = path;
 		r->depth++;
-		err = ext2fs_dir_iterate2(r->ctx->fs, ino, 0, NULL,
-					  rdump_entry, &d);
+		err = e2x_dir_iterate(r->ctx->fs, ino, E2X_DIR_ORDER_DISK, 0,
+				      rdump_entry, &d);
 		r->depth--;
 		if (err) {
 			dbg_error(r->ctx, r->cmd, err, "reading %s", path);

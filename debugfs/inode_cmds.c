@@ -216,6 +216,23 @@ static int is_fast_symlink(const struct ext2_inode_large *in)
 	       in->i_size < sizeof(in->i_block) && !in->i_blocks;
 }
 
+/* Bytes stored inline (i_block plus system.data), through libe2x. */
+static errcode_t inline_size(ext2_filsys fs, ext2_ino_t ino, size_t *sz)
+{
+	unsigned int isz = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *full;
+	errcode_t err;
+
+	full = calloc(1, isz < sizeof(*full) ? sizeof(*full) : isz);
+	if (!full)
+		return EXT2_ET_NO_MEMORY;
+	err = e2x_read_inode(fs, ino, full);
+	if (!err)
+		err = e2x_inline_size(fs, ino, full, sz);
+	free(full);
+	return err;
+}
+
 static void print_data(struct dbg_ctx *ctx, ext2_ino_t ino,
 		       struct ext2_inode_large *in)
 {
@@ -224,7 +241,7 @@ static void print_data(struct dbg_ctx *ctx, ext2_ino_t ino,
 	errcode_t err;
 
 	if (in->i_flags & EXT4_INLINE_DATA_FL) {
-		err = ext2fs_inline_data_size(ctx->fs, ino, &sz);
+		err = inline_size(ctx->fs, ino, &sz);
 		if (err)
 			fprintf(o, "Inline data size: unreadable (%s)\n",
 				error_message(err));

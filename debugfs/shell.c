@@ -102,36 +102,32 @@ static void pm_reset(void)
 	memset(&pm, 0, sizeof(pm));
 }
 
-static int add_match(struct ext2_dir_entry *dirent, int offset,
-		     int blocksize, char *buf, void *priv)
+static int add_match(const struct e2x_dir_entry *de, void *priv)
 {
 	struct dbg_ctx *ctx = priv;
-	int len = ext2fs_dirent_name_len(dirent);
+	int len = de->name_len;
 	char *m;
 
-	if (len < (int)pm.plen || strncmp(dirent->name, pm.prefix, pm.plen))
-		return 0;
-	if (!pm.plen && dirent->name[0] == '.' &&
-	    (len == 1 || (len == 2 && dirent->name[1] == '.')))
+	if (len < (int)pm.plen || strncmp(de->name, pm.prefix, pm.plen))
 		return 0;
 	if (pm.n == pm.cap) {
 		size_t cap = pm.cap ? pm.cap * 2 : 16;
 		char **v = realloc(pm.v, cap * sizeof(char *));
 
 		if (!v)
-			return DIRENT_ABORT;
+			return EXT2_ET_NO_MEMORY;
 		pm.v = v;
 		pm.cap = cap;
 	}
 	m = malloc(pm.dirlen + len + 2);
 	if (!m)
-		return DIRENT_ABORT;
+		return EXT2_ET_NO_MEMORY;
 	memcpy(m, pm.dirpart, pm.dirlen);
-	memcpy(m + pm.dirlen, dirent->name, len);
+	memcpy(m + pm.dirlen, de->name, len);
 	m[pm.dirlen + len] = 0;
-	if (ext2fs_dirent_file_type(dirent) == EXT2_FT_DIR ||
+	if (de->file_type == EXT2_FT_DIR ||
 	    (!ext2fs_has_feature_filetype(ctx->fs->super) &&
-	     !ext2fs_check_directory(ctx->fs, dirent->inode)))
+	     !ext2fs_check_directory(ctx->fs, de->ino)))
 		pm.last_is_dir = 1;
 	else
 		pm.last_is_dir = 0;
@@ -161,7 +157,8 @@ static void collect_paths(const char *text)
 		}
 		free(dpath);
 	}
-	ext2fs_dir_iterate(ctx->fs, dir, 0, NULL, add_match, ctx);
+	/* '.' and '..' are left out: completing them helps nobody */
+	e2x_dir_iterate(ctx->fs, dir, E2X_DIR_ORDER_DISK, 0, add_match, ctx);
 }
 
 static char *complete_path(const char *text, int state)
