@@ -4,10 +4,14 @@
  * root directory, lost+found, reserved inodes, resize inode and journal.
  */
 #include "config.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <uuid/uuid.h>
 #include "e2x.h"
 
@@ -156,6 +160,23 @@ errcode_t e2x_mkfs_init(const struct e2x_geometry *geom, const char *target,
 	return 0;
 }
 
+/* True when the target is an image file without any data: a discard
+ * would change nothing and it already reads back as zeros. */
+static int image_is_one_hole(const char *path)
+{
+	struct stat st;
+	int fd, hole;
+
+	if (!path || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	hole = lseek(fd, 0, SEEK_DATA) < 0 && errno == ENXIO;
+	close(fd);
+	return hole;
+}
+
 /*
  * Discard the whole target (punches holes in an image file).  Returns
  * nonzero when the target now reads back as zeros.
@@ -165,6 +186,10 @@ static int discard_all(ext2_filsys fs)
 	blk64_t blocks = ext2fs_blocks_count(fs->super);
 	blk64_t step = DISCARD_STEP / fs->blocksize;
 	blk64_t cur;
+
+	if (fs->io->manager == unix_io_manager &&
+	    image_is_one_hole(fs->device_name))
+		return 1;
 
 	/* Probe with one block so an unsupported discard costs nothing. */
 	if (io_channel_discard(fs->io, 0, 1))
