@@ -163,7 +163,8 @@ static errcode_t ds_list(void *s, void *dir, struct e2x_pop_entry **out,
 		goto out;
 	}
 	/* Sorted, so that the copy is the same from run to run. */
-	qsort(v, n, sizeof(*v), by_name);
+	if (n)
+		qsort(v, n, sizeof(*v), by_name);
 	for (i = 0; i < n; i++) {
 		if (statx(d->fd, v[i].name, AT_SYMLINK_NOFOLLOW,
 			  STATX_BASIC_STATS | STATX_BTIME, &sx)) {
