@@ -249,12 +249,24 @@ out:
 	return ret;
 }
 
+/* Hash names: e2p knows the signed three; ours add the rest. */
+static const char *const hash_names[] = {
+	[EXT2_HASH_LEGACY_UNSIGNED] = "legacy_unsigned",
+	[EXT2_HASH_HALF_MD4_UNSIGNED] = "half_md4_unsigned",
+	[EXT2_HASH_TEA_UNSIGNED] = "tea_unsigned",
+	[EXT2_HASH_SIPHASH] = "siphash",
+};
+
 static int parse_hash_alg(const char *s)
 {
 	uint64_t v;
+	size_t i;
 
 	if (!dbg_parse_u64(s, EXT2_HASH_SIPHASH, &v))
 		return (int)v;
+	for (i = 0; i < sizeof(hash_names) / sizeof(hash_names[0]); i++)
+		if (hash_names[i] && !strcmp(s, hash_names[i]))
+			return (int)i;
 	return e2p_string2hash((char *)s);
 }
 

@@ -276,6 +276,45 @@ for b in [b for b in blocks if b][:10]:
     if used(run(dbg, req)) != used(run(ref, req)):
         fail('testb %d differs from the reference debugfs' % b)
 
+# htree_dump: the leaf hashes we compute must fall inside the ranges the
+# kernel wrote into the index (checks our hash, seed and signedness).
+def check_htree(d):
+    r = subprocess.run([dbg, '-R', 'htree_dump ' + quote(d), image],
+                       capture_output=True)
+    if r.returncode:
+        return 0
+    nodes, cur, ent = [], None, None
+    for line in r.stdout.decode('utf-8', 'surrogateescape').splitlines():
+        m = re.match(r'Index level \d+:', line)
+        if m:
+            cur = []
+            nodes.append(cur)
+            continue
+        m = re.match(r'Entry #(\d+): hash 0x([0-9a-f]+), block', line)
+        if m and cur is not None:
+            ent = [int(m.group(1)), int(m.group(2), 16), []]
+            cur.append(ent)
+            continue
+        m = re.match(r'    \d+ 0x([0-9a-f]+)-[0-9a-f]+ \(', line)
+        if m and ent is not None:
+            ent[2].append(int(m.group(1), 16))
+    checked = 0
+    for node in nodes:
+        for i, (num, lo, hashes) in enumerate(node):
+            hi = node[i + 1][1] if i + 1 < len(node) and \
+                node[i + 1][0] == num + 1 else None
+            for h in hashes:
+                checked += 1
+                if (num and h < (lo & ~1)) or (hi is not None and h > hi):
+                    fail('htree_dump %s: hash 0x%08x outside the '
+                         'kernel\'s range of entry %d' % (d, h, num))
+                    return checked
+    return checked
+
+
+if sum(check_htree(d) for d in dirs) == 0:
+    fail('htree_dump: no indexed directory checked')
+
 # cat through -R: the bytes on stdout are the file's
 for p in [f for f in files if os.path.isfile(os.path.join(mnt, f[1:]))][:6]:
     r = subprocess.run([dbg, '-R', 'cat ' + quote(p), image],

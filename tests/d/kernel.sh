@@ -101,7 +101,14 @@ populate() {
 		bigdir)
 			mkdir -p "$p" && (cd "$p" && i=0 &&
 				while [ $i -lt "$arg" ]; do
-					: > "entry-$i"; i=$((i + 1))
+					# odd names carry bytes >= 0x80: they
+					# hash differently signed/unsigned
+					if [ $((i % 2)) = 0 ]; then
+						: > "entry-$i"
+					else
+						: > "$(printf 'caf\303\251')-$i"
+					fi
+					i=$((i + 1))
 				done) ;;
 		*) echo "bad tree.txt kind $kind"; return 1 ;;
 		esac || return 1

@@ -3,11 +3,13 @@
 # the unit test of debugfs' pure helpers.
 
 TESTS += tests/d/errors.sh tests/d/kernel.sh tests/d/set.sh \
-	tests/d/interactive.sh tests/d/itree.sh tests/d/journal.sh
+	tests/d/interactive.sh tests/d/itree.sh tests/d/journal.sh \
+	tests/d/hash.sh
 EXTRA_DIST += tests/d/errors.sh tests/d/errors.cases tests/d/kernel.sh \
 	tests/d/kernel.geom tests/d/tree.txt tests/d/compare.py \
 	tests/d/set.sh tests/d/set.cases tests/d/interactive.sh \
-	tests/d/itree.sh tests/d/journal.sh tests/d/journal.cases
+	tests/d/itree.sh tests/d/journal.sh tests/d/journal.cases \
+	tests/d/hash.sh tests/d/hash.cases
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dbg_parse

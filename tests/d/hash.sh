@@ -1,0 +1,55 @@
+#!/bin/sh
+# hash.sh --- dx_hash (hash.cases) must give the reference debugfs' hash
+# and minor hash for the signed algorithms; the unsigned variants (which
+# the reference cannot name) must equal the signed ones on ASCII names and
+# differ on names with bytes >= 0x80.
+
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+LC_ALL=C; export LC_ALL
+here=$top_srcdir/tests/d
+dbg=$top_builddir/debugfs/debugfs
+ref=/usr/sbin/debugfs
+[ -x "$dbg" ] || { echo "FAIL: no debugfs at $dbg"; exit 1; }
+[ -x "$ref" ] || { echo "SKIP: no reference debugfs"; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-hash.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# "hash minor" in hex -> decimal (the reference drops leading zeros)
+norm() {
+	# shellcheck disable=SC2086
+	set -- $1
+	[ $# = 2 ] && echo "$((0x$1)) $((0x$2))"
+}
+
+fails=0
+n=0
+grep -v '^#' "$here/hash.cases" > "$work/cases"
+while IFS='|' read -r alg seed name <&3; do
+	n=$((n + 1))
+	name=$(printf "$name")
+	[ "$seed" = zero ] && seed=00000000-0000-0000-0000-000000000000
+	want=$("$ref" -R "dx_hash -h $alg -s $seed \"$name\"" 2>/dev/null |
+		sed -n 's/.* is 0x\([0-9a-f]*\) (minor 0x\([0-9a-f]*\)).*/\1 \2/p')
+	got=$("$dbg" -R "dx_hash -h $alg -s $seed \"$name\"" 2>&1 |
+		sed -n 's/.* is 0x\([0-9a-f]*\) (minor 0x\([0-9a-f]*\)).*/\1 \2/p')
+	w=$(norm "$want")
+	g=$(norm "$got")
+	if [ -z "$w" ] || [ "$w" != "$g" ]; then
+		echo "FAIL: $alg $seed '$name': ours '$got', reference '$want'"
+		fails=$((fails + 1))
+	fi
+	u=$("$dbg" -R "dx_hash -h ${alg}_unsigned -s $seed \"$name\"" 2>&1 |
+		sed -n 's/.* is 0x\([0-9a-f]*\) .*/\1/p')
+	if printf '%s' "$name" | LC_ALL=C grep -q '[^ -~]'; then
+		[ -n "$u" ] && [ "$u" != "${got%% *}" ] ||
+			{ echo "FAIL: ${alg}_unsigned '$name' equals the signed hash"
+			  fails=$((fails + 1)); }
+	else
+		[ "$u" = "${got%% *}" ] ||
+			{ echo "FAIL: ${alg}_unsigned '$name': $u, signed ${got%% *}"
+			  fails=$((fails + 1)); }
+	fi
+done 3< "$work/cases"
+echo "$n cases, $fails failed"
+[ $fails = 0 ]
