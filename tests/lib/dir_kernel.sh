@@ -101,7 +101,7 @@ kernel_churn() {
 # New kernel log lines about our loop device that warn or report errors.
 dmesg_bad() {
 	dmesg | tail -n +"$((dmesg_base + 1))" |
-		grep -E "EXT4-fs.*\\(${loop##*/}\\)|EXT4-fs (warning|error)" |
+		grep -E "EXT4-fs.*(\\(|device )${loop##*/}\\)" |
 		grep -iE 'warn|error|corrupt|checksum|bad'
 }
 
