@@ -561,13 +561,14 @@ DBG_CMD(do_dirsearch)
 	ds.len = strlen(argv[2]);
 	err = ext2fs_read_inode(ctx->fs, dir, &in);
 	if (!err && (in.i_flags & EXT4_INLINE_DATA_FL)) {
-		err = ext2fs_lookup(ctx->fs, dir, ds.name, ds.len, NULL, &ino);
+		err = e2x_dir_lookup(ctx->fs, dir, ds.name, ds.len, &ino,
+				     NULL);
 		if (!err) {
 			fprintf(ctx->out, "Entry found in inline data: "
 				"inode %u\n", ino);
 			return 0;
 		}
-		if (err == EXT2_ET_FILE_NOT_FOUND)
+		if (err == E2X_ERR_NOT_FOUND)
 			goto notfound;
 		dbg_error(ctx, argv[0], err, "%s", argv[1]);
 		return 1;

@@ -59,6 +59,10 @@ for d in dirs:
     cmds.append(('lsh', d, 'ls -o hash ' + quote(d)))
     if d != '/':
         cmds.append(('stat', d, 'stat ' + quote(d)))
+    names = sorted(os.listdir(os.path.join(mnt, d[1:])))
+    if names:
+        cmds.append(('ds', (d, names[-1]),
+                     'dirsearch ' + quote(d) + ' ' + quote(names[-1])))
 for i, p in enumerate(others):
     cmds.append(('stat', p, 'stat ' + quote(p)))
     cmds.append(('ea', p, 'ea_list ' + quote(p)))
@@ -213,6 +217,12 @@ for (kind, p, cmd), out in zip(cmds, sections):
         check_stat(p, out)
     elif kind == 'ea':
         check_ea(p, out)
+    elif kind == 'ds':
+        d, n = p
+        want = os.lstat(os.path.join(mnt, d[1:], n)).st_ino
+        if not any(l.endswith(': inode %d' % want) for l in out):
+            fail('dirsearch %s %s: %s, kernel inode %d' % (d, n, out[:2],
+                                                          want))
     elif kind == 'dump':
         out_file = cmd.rsplit(' ', 1)[1].strip('"')
         if sha(out_file) != sha(os.path.join(mnt, p[1:])):
