@@ -6,6 +6,7 @@
  * (lib/e2x-journal.h); this file decides and reports.
  */
 #include "config.h"
+#include <stddef.h>
 #include "problem.h"
 #include "journal.h"
 
@@ -55,6 +56,35 @@ static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
 	return err;
 }
 
+/* Fields a loadable journal superblock may still have wrong: a version
+ * 1 superblock with version 2 fields set, or an internal journal that
+ * claims more than one file system. */
+static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
+{
+	const struct e2x_jbd2_super *js = e2x_journal_super(j);
+	const unsigned char *v2 = (const unsigned char *)js +
+				  offsetof(struct e2x_jbd2_super,
+					   s_feature_compat);
+	size_t n = offsetof(struct e2x_jbd2_super, s_checksum_type) -
+		   offsetof(struct e2x_jbd2_super, s_feature_compat), i;
+	const char *why = NULL;
+
+	if (!js)
+		return;
+	if (ext2fs_be32_to_cpu(js->s_header.h_blocktype) == E2X_JBD2_SB_V1) {
+		for (i = 0; i < n && !why; i++)
+			if (v2[i])
+				why = "version 2 fields set in a version 1 "
+				      "superblock";
+	} else if (!ext2fs_has_feature_journal_dev(ctx->fs->super) &&
+		   !ctx->fs->super->s_journal_dev &&
+		   ext2fs_be32_to_cpu(js->s_nr_users) > 1) {
+		why = "an internal journal with several users";
+	}
+	if (why)
+		jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0);
+}
+
 /* A journal whose superblock cannot be loaded is a problem of its own. */
 static int journal_usable(struct fsck_ctx *ctx)
 {
@@ -65,6 +95,8 @@ static int journal_usable(struct fsck_ctx *ctx)
 	if (!ext2fs_has_feature_journal(ctx->fs->super))
 		return 0;
 	err = e2x_journal_load(ctx->fs, &o, &j);
+	if (!err && j)
+		check_jsb_fields(ctx, j);
 	if (j)
 		e2x_journal_free(j);
 	if (!err)

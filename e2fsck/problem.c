@@ -109,6 +109,8 @@ static const struct problem_row rows[] = {
   "The superblock's {str} extra inode size {num} is invalid" },
 { PR_0_MMP, PROMPT_FIX, NR,
   "The multi-mount protection block {blk} is not valid ({str})" },
+{ PR_0_JOURNAL_SB_FIELDS, PROMPT_FIX, NR,
+  "The journal superblock is not consistent ({str})" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, NR,
   "Inode {ino}'s checksum does not match its contents" },

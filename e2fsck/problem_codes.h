@@ -47,6 +47,7 @@
 #define PR_0_HURD_FILETYPE		0x00002a
 #define PR_0_EXTRA_ISIZE		0x00002b
 #define PR_0_MMP			0x00002c
+#define PR_0_JOURNAL_SB_FIELDS		0x00002d
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
