@@ -697,6 +697,41 @@ START_TEST(verify_reports_damage)
 }
 END_TEST
 
+/* Unlinking the last name of a file frees its extended-attribute block;
+ * e2fsck finds no leaked block. */
+START_TEST(unlink_frees_ea_block)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	struct ext2_xattr_handle *h;
+	struct ext2_inode in;
+	ext2_ino_t file;
+	char value[1500];
+	blk64_t ea;
+
+	fixture_mkfs(&fx, "-b 4096", "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_link(fs, EXT2_ROOT_INO, "g", 1, file, 0), 0);
+	memset(value, 'v', sizeof(value));
+	ck_assert_int_eq(ext2fs_xattrs_open(fs, file, &h), 0);
+	ck_assert_int_eq(ext2fs_xattrs_read(h), 0);
+	ck_assert_int_eq(ext2fs_xattr_set(h, "user.big", value,
+					  sizeof(value)), 0);
+	ck_assert_int_eq(ext2fs_xattrs_close(&h), 0);
+	ck_assert_int_eq(ext2fs_read_inode(fs, file, &in), 0);
+	ea = ext2fs_file_acl_block(fs, &in);
+	ck_assert_uint_ne(ea, 0);
+	ck_assert_int_eq(e2x_dir_unlink(fs, EXT2_ROOT_INO, "f", 1, 0), 0);
+	ck_assert(ext2fs_test_block_bitmap2(fs->block_map, ea));
+	ck_assert_int_eq(e2x_dir_unlink(fs, EXT2_ROOT_INO, "g", 1, 0), 0);
+	ck_assert(!ext2fs_test_block_bitmap2(fs->block_map, ea));
+	ck_assert(!ext2fs_test_inode_bitmap2(fs->inode_map, file));
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_dir(void)
 {
 	Suite *s = suite_create("dir");
@@ -715,6 +750,7 @@ static Suite *suite_dir(void)
 	tcase_add_test(tc, iversion_once_per_operation);
 	tcase_add_test(tc, build_htree_on_linear);
 	tcase_add_test(tc, dir_nlink_overflow);
+	tcase_add_test(tc, unlink_frees_ea_block);
 	tcase_add_loop_test(tc, verify_reports_damage, 0,
 			    sizeof(damage_cases) / sizeof(damage_cases[0]));
 	suite_add_tcase(s, tc);
