@@ -492,7 +492,8 @@ void pass2(struct fsck_ctx *ctx)
 		goto out;
 	if (ext2fs_dblist_iterate2(ctx->dblist, collect_db, &l))
 		goto out;
-	qsort(l.v, l.n, sizeof(*l.v), cmp_db);
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_db);
 	pd.blocks = malloc((l.n ? l.n : 1) * sizeof(*pd.blocks));
 	if (!pd.blocks)
 		goto out;
