@@ -52,6 +52,7 @@ static const struct feature_name {
 	{ W_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_VERITY, "verity" },
 	{ W_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_ORPHAN_PRESENT,
 	  "orphan_present" },
+	{ W_RO_COMPAT, E2X_FEATURE_RO_COMPAT_ITREE, "itree" },
 	{ W_INCOMPAT, EXT2_FEATURE_INCOMPAT_COMPRESSION, "compression" },
 	{ W_INCOMPAT, EXT2_FEATURE_INCOMPAT_FILETYPE, "filetype" },
 	{ W_INCOMPAT, EXT3_FEATURE_INCOMPAT_RECOVER, "needs_recovery" },

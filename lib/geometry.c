@@ -39,7 +39,8 @@
 			 EXT4_FEATURE_RO_COMPAT_DIR_NLINK |		\
 			 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE |		\
 			 EXT4_FEATURE_RO_COMPAT_BIGALLOC |		\
-			 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+			 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |		\
+			 E2X_FEATURE_RO_COMPAT_ITREE)
 
 /* Working state of one calculation. */
 struct calc {
@@ -348,6 +349,14 @@ static errcode_t check_feature_rules(struct calc *c)
 	    !(f->compat & EXT2_FEATURE_COMPAT_EXT_ATTR))
 		return refuse(c, E2X_ERR_FEATURE_CONFLICT,
 			      "inline_data needs ext_attr (it keeps data in the system.data attribute)");
+	if ((f->ro_compat & E2X_FEATURE_RO_COMPAT_ITREE) &&
+	    !(f->compat & EXT2_FEATURE_COMPAT_DIR_INDEX))
+		return refuse(c, E2X_ERR_FEATURE_CONFLICT,
+			      "itree needs dir_index: it is built beside each directory's htree");
+	if ((f->ro_compat & E2X_FEATURE_RO_COMPAT_ITREE) &&
+	    !(f->compat & EXT2_FEATURE_COMPAT_EXT_ATTR))
+		return refuse(c, E2X_ERR_FEATURE_CONFLICT,
+			      "itree needs ext_attr: its root record is an in-inode attribute");
 	if ((f->incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED) &&
 	    !(f->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
 		return refuse(c, E2X_ERR_FEATURE_CONFLICT,
@@ -439,6 +448,10 @@ static errcode_t pick_inode_size(struct calc *c)
 	    isz == EXT2_GOOD_OLD_INODE_SIZE)
 		return refuse(c, E2X_ERR_INODE_SIZE,
 			      "inline_data needs inodes of 256 bytes or more: a 128-byte inode has no room for the system.data attribute");
+	if ((c->feat.ro_compat & E2X_FEATURE_RO_COMPAT_ITREE) &&
+	    isz == EXT2_GOOD_OLD_INODE_SIZE)
+		return refuse(c, E2X_ERR_INODE_SIZE,
+			      "itree needs inodes of 256 bytes or more: its root record lives in the in-inode attribute area");
 	if (isz == EXT2_GOOD_OLD_INODE_SIZE)
 		g->notes |= E2X_NOTE_128_INODE;
 	g->inode_size = isz;

@@ -124,7 +124,13 @@ errcode_t e2x_mkfs_init(const struct e2x_geometry *geom, const char *target,
 		io = e2x_null_io_manager;
 	else
 		iflags |= EXT2_FLAG_EXCLUSIVE;
+	/* libext2fs refuses ro_compat bits it does not know: lay out
+	 * without the itree bit and set it on the open handle. */
+	param.s_feature_ro_compat &= ~E2X_FEATURE_RO_COMPAT_ITREE;
 	err = ext2fs_initialize(target, iflags, &param, io, &fs);
+	if (!err)
+		fs->super->s_feature_ro_compat |= geom->sb.s_feature_ro_compat &
+						  E2X_FEATURE_RO_COMPAT_ITREE;
 	if (err == EXT2_ET_TOOSMALL) {
 		say(why, whylen,
 		    "%llu blocks of %u bytes are too few for even one block group with its tables",

@@ -271,6 +271,8 @@ static const struct {
 	/* lost+found: 3 blocks with inline_data, as the reference */
 	{ "inline", 1ULL << 30, "inline_data", 0, 249190, 65525 },
 	{ "inline_1k", 100ULL << 20, "inline_data", 0, 90320, 25573 },
+	/* itree changes no layout: the same counts as the defaults */
+	{ "itree", 1ULL << 30, "itree", 0, 249189, 65525 },
 };
 
 START_TEST(written_free_counts_equal_reference)
@@ -352,6 +354,12 @@ static const struct {
 	{ "unknown_type", 1ULL << 30, "xfs", NULL, 0, 0, 0,
 	  E2X_ERR_BAD_OPTION },
 	{ "no_size", 0, NULL, NULL, 0, 0, 0, E2X_ERR_BAD_OPTION },
+	{ "itree_128_byte_inodes", 1ULL << 30, NULL, "itree", 0, 0, 128,
+	  E2X_ERR_INODE_SIZE },
+	{ "itree_without_dir_index", 1ULL << 30, NULL, "itree,^dir_index",
+	  0, 0, 0, E2X_ERR_FEATURE_CONFLICT },
+	{ "itree_without_ext_attr", 1ULL << 30, NULL, "itree,^ext_attr",
+	  0, 0, 0, E2X_ERR_FEATURE_CONFLICT },
 };
 
 START_TEST(refusal_has_code_and_reason)
