@@ -4,7 +4,10 @@
  * its own bookkeeping, not from the library), lists an image through the
  * library (verifying every directory), and drops itrees.
  *
- *   dir_driver build IMAGE [itree]   expected listing on stdout
+ *   dir_driver build IMAGE [itree] [deep]
+ *                                    expected listing on stdout; deep: long
+ *                                    names and 40,000 entries in "big", whose
+ *                                    index must reach a third level
  *   dir_driver list IMAGE            library listing on stdout; exit 1 on
  *                                    any e2x_dir_verify problem
  *   dir_driver dropitree IMAGE       drop every itree, clear the feature
@@ -18,10 +21,10 @@
 #include <string.h>
 #include "e2x.h"
 
-#define MAXE 40000
+#define MAXE 60000
 
 struct rec {
-	char path[300];
+	char path[320];
 	ext2_ino_t ino;
 	char type;
 	int live;
@@ -54,7 +57,7 @@ static void note(const char *dir, const char *name, ext2_ino_t ino, char t)
 		exit(2);
 	}
 	r = &recs[nrecs++];
-	snprintf(r->path, sizeof(r->path), "%.200s/%.90s", dir, name);
+	snprintf(r->path, sizeof(r->path), "%.60s/%.255s", dir, name);
 	r->ino = ino;
 	r->type = t;
 	r->live = 1;
@@ -62,10 +65,10 @@ static void note(const char *dir, const char *name, ext2_ino_t ino, char t)
 
 static struct rec *find(const char *dir, const char *name)
 {
-	char path[300];
+	char path[320];
 	int i;
 
-	snprintf(path, sizeof(path), "%.200s/%.90s", dir, name);
+	snprintf(path, sizeof(path), "%.60s/%.255s", dir, name);
 	for (i = nrecs - 1; i >= 0; i--)
 		if (recs[i].live && !strcmp(recs[i].path, path))
 			return &recs[i];
@@ -89,19 +92,35 @@ static const struct dirspec specs[] = {
 	{ "big", 20000, 3000, 40, 20, 5 },
 };
 #define NSPECS (sizeof(specs) / sizeof(specs[0]))
+/* "big" in deep mode: 240-byte names, mostly hard links. */
+static const struct dirspec deep_big = { "big", 4000, 36000, 40, 10, 5 };
+static int deep;
+
+/* File names; 240 bytes long in deep mode (padded with 'x'). */
+static void file_name(char *buf, size_t size, const char *kind, int i)
+{
+	size_t n;
+
+	snprintf(buf, size, "%s-%d-%llx", kind, i,
+		 (unsigned long long)(rnd() & 0xffffff));
+	n = strlen(buf);
+	if (deep && n < 240 && size > 240) {
+		memset(buf + n, 'x', 240 - n);
+		buf[240] = 0;
+	}
+}
 
 static void build_dir(ext2_filsys fs, const struct dirspec *s,
 		      ext2_ino_t *dirs, int idx)
 {
-	char name[64], dpath[64], sub[300];
+	char name[256], dpath[64], sub[320];
 	ext2_ino_t ino, fino, dir = dirs[idx];
 	int i, first = nrecs;
 	errcode_t err;
 
 	snprintf(dpath, sizeof(dpath), "%s", s->name);
 	for (i = 0; i < s->files; i++) {
-		snprintf(name, sizeof(name), "file-%d-%llx", i,
-			 (unsigned long long)(rnd() & 0xffffff));
+		file_name(name, sizeof(name), "file", i);
 		err = e2x_dir_mknod(fs, dir, name, strlen(name),
 				    LINUX_S_IFREG | 0644, 0, &ino);
 		if (err)
@@ -111,7 +130,7 @@ static void build_dir(ext2_filsys fs, const struct dirspec *s,
 	for (i = 0; i < s->links; i++) {
 		struct rec *src = &recs[first + rnd() % s->files];
 
-		snprintf(name, sizeof(name), "link-%d", i);
+		file_name(name, sizeof(name), "link", i);
 		err = e2x_dir_link(fs, dir, name, strlen(name), src->ino, 0);
 		if (err)
 			die("link", err);
@@ -128,7 +147,7 @@ static void build_dir(ext2_filsys fs, const struct dirspec *s,
 				    &fino);
 		if (err)
 			die("mknod fifo", err);
-		snprintf(sub, sizeof(sub), "%s/%s", dpath, name);
+		snprintf(sub, sizeof(sub), "%.60s/%.200s", dpath, name);
 		note(sub, "fifo", fino, 'o');
 	}
 }
@@ -182,7 +201,7 @@ static void churn(ext2_filsys fs, ext2_ino_t *dirs)
 			if (r->type == 'd') {
 				/* its fifo moves with it */
 				struct rec *f;
-				char old[300];
+				char old[320];
 
 				snprintf(old, sizeof(old), "%s", r->path);
 				f = find(old, "fifo");
@@ -195,6 +214,25 @@ static void churn(ext2_filsys fs, ext2_ino_t *dirs)
 			}
 		}
 	}
+}
+
+/* indirect_levels of an htree directory's root. */
+static int root_levels(ext2_filsys fs, ext2_ino_t dir)
+{
+	struct ext2_inode in;
+	blk64_t pblk;
+	char *buf = malloc(fs->blocksize);
+	int levels = -1;
+
+	if (buf && !ext2fs_read_inode(fs, dir, &in) &&
+	    (in.i_flags & EXT2_INDEX_FL) &&
+	    !ext2fs_bmap2(fs, dir, &in, NULL, 0, 0, NULL, &pblk) &&
+	    !io_channel_read_blk64(fs->io, pblk, 1, buf))
+		levels = ((struct e2x_dx_root_info *)(buf +
+						      E2X_DX_ROOT_INFO_OFF))
+				 ->indirect_levels;
+	free(buf);
+	return levels;
 }
 
 static int cmd_build(const char *image, int itree)
@@ -223,7 +261,12 @@ static int cmd_build(const char *image, int itree)
 		note(".", specs[i].name, dirs[i], 'd');
 	}
 	for (i = 0; i < NSPECS; i++)
-		build_dir(fs, &specs[i], dirs, (int)i);
+		build_dir(fs, deep && !strcmp(specs[i].name, "big") ? &deep_big :
+			  &specs[i], dirs, (int)i);
+	if (deep && root_levels(fs, dirs[NSPECS - 1]) != 2) {
+		fprintf(stderr, "dir_driver: deep: no third index level\n");
+		exit(3);
+	}
 	churn(fs, dirs);
 	err = ext2fs_close_free(&fs);
 	if (err)
@@ -368,8 +411,15 @@ static int cmd_dropitree(const char *image)
 int main(int argc, char **argv)
 {
 	e2x_init_errors();
-	if (argc >= 3 && !strcmp(argv[1], "build"))
-		return cmd_build(argv[2], argc > 3 && !strcmp(argv[3], "itree"));
+	if (argc >= 3 && !strcmp(argv[1], "build")) {
+		int i, itree = 0;
+
+		for (i = 3; i < argc; i++) {
+			itree |= !strcmp(argv[i], "itree");
+			deep |= !strcmp(argv[i], "deep");
+		}
+		return cmd_build(argv[2], itree);
+	}
 	if (argc == 3 && !strcmp(argv[1], "list"))
 		return cmd_list(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "dropitree"))

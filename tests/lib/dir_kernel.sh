@@ -41,12 +41,14 @@ cleanup() {
 trap cleanup EXIT INT TERM
 mkdir -p "$mnt" || exit 1
 
-# name|mke2fs options|itree (1: set the feature, mount read-only)
-geometries='4k-csum|-b 4096 -N 40000|0
-1k-inline|-b 1024 -I 512 -O inline_data -N 40000|0
-bigalloc|-b 4096 -O bigalloc -C 16384 -N 30000|0
-4k-nocsum-inline|-b 4096 -O ^metadata_csum,inline_data -N 40000|0
-itree|-b 4096 -N 40000|1'
+# name|mke2fs options|itree (1: set the feature, mount read-only)|deep
+# (1: long names, the htree of "big" reaches a third level, large_dir)
+geometries='4k-csum|-b 4096 -N 40000|0|0
+1k-inline|-b 1024 -I 512 -O inline_data -N 40000|0|0
+bigalloc|-b 4096 -O bigalloc -C 16384 -N 30000|0|0
+4k-nocsum-inline|-b 4096 -O ^metadata_csum,inline_data -N 40000|0|0
+itree|-b 4096 -N 40000|1|0
+1k-large_dir-3-levels|-b 1024 -O large_dir -N 16000|0|1'
 
 fail() { echo "FAIL: $geo: $*"; echo "$geo" >> "$work/failures"; }
 
@@ -105,15 +107,16 @@ dmesg_bad() {
 		grep -iE 'warn|error|corrupt|checksum|bad'
 }
 
-echo "$geometries" | while IFS='|' read -r geo opts itree; do
+echo "$geometries" | while IFS='|' read -r geo opts itree deep; do
 	img=$work/$geo.img
 	rm -f "$img"
-	if ! $mkfs -q -F -t ext4 $opts "$img" 256M >/dev/null 2>&1; then
+	if ! $mkfs -q -F -t ext4 $opts "$img" 512M >/dev/null 2>&1; then
 		fail "mke2fs $opts"
 		continue
 	fi
 	arg=
 	[ "$itree" = 1 ] && arg=itree
+	[ "$deep" = 1 ] && arg="$arg deep"
 	if ! "$driver" build "$img" $arg > "$work/expected.raw"; then
 		fail "driver build"
 		continue
