@@ -26,6 +26,7 @@ refusal-crash	refuse-plain	^block-3000\$	crash	fail	want exit 1
 refusal-three-lines	refuse-plain	^bad-type\$	chatty	fail	line.s. of reason
 refusal-touches-target	refuse-plain	^existing-ext4\$	touch	fail	target changed
 refusal-leaves-file	refuse-plain	^too-small-missing\$	create	fail	target changed
+journal-not-zeroed	dirty-old	^ext4-1k\$	lazyjournal	fail	trusts old data
 kernel-warning	kernel-a	^def-4k\$	kmsg	fail	kernel complained
 kernel-bitmap-damage	kernel-a	^def-4k\$	freeb	fail	new file system clean"
 
@@ -44,6 +45,7 @@ done
 case $FAKE in
 nothing) exit 0 ;;
 moreinodes) exec "$REF_MKE2FS" -i 8192 "$@" ;;
+lazyjournal) exec "$REF_MKE2FS" "$@" -E nodiscard,lazy_journal_init=1 ;;
 refuse) echo "mke2fs: bad block size or file system type"; exit 1 ;;
 vague) echo "mke2fs: refusing"; exit 1 ;;
 exit0) echo "mke2fs: refusing, but exiting 0"; exit 0 ;;
