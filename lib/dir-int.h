@@ -52,6 +52,12 @@ errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d);
 /* Write the inode (once, bumping i_version) when changed, free buffers. */
 errcode_t dirh_close(struct e2x_dirh *d, errcode_t err);
 errcode_t dirh_read(struct e2x_dirh *d, blk64_t lblk, char *buf);
+/* With metadata_csum: 0 when the leaf's tail / the index block's dx_tail
+ * holds the right checksum, EXT2_ET_DIR_CSUM_INVALID (or E2X_ERR_CORRUPT
+ * without a tail) otherwise.  Checked before any change. */
+errcode_t dirh_check_leaf(struct e2x_dirh *d, const char *buf);
+errcode_t dirh_check_dx(struct e2x_dirh *d, const char *buf,
+			unsigned int cl_off);
 /* Write a leaf block (checksum tail set when metadata_csum). */
 errcode_t dirh_write_leaf(struct e2x_dirh *d, blk64_t lblk, char *buf);
 /* Write an index block whose countlimit sits at CL_OFF. */

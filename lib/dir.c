@@ -68,6 +68,11 @@ errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d)
 	if (size == 0 || size % d->bs)
 		goto fail;
 	d->nblocks = size / d->bs;
+	/* a size beyond the blocks the inode holds means holes: refuse it
+	 * before walking (or allocating for) billions of blocks */
+	if (d->nblocks > ext2fs_get_stat_i_blocks(fs, (void *)d->inode) /
+				 (d->bs / 512))
+		goto fail;
 	d->form = E2X_DIR_FORM_LINEAR;
 	if ((d->inode->i_flags & EXT2_INDEX_FL) &&
 	    ext2fs_has_feature_dir_index(fs->super))
@@ -126,6 +131,36 @@ static errcode_t dirh_write_raw(struct e2x_dirh *d, blk64_t lblk, char *buf)
 	if (err)
 		return err;
 	return io_channel_write_blk64(d->fs->io, pblk, 1, buf);
+}
+
+errcode_t dirh_check_leaf(struct e2x_dirh *d, const char *buf)
+{
+	const struct e2x_dirent_tail *t;
+
+	if (!d->csum)
+		return 0;
+	if (!e2x_dirblk_has_tail(buf, d->bs))
+		return E2X_ERR_CORRUPT;
+	t = (const void *)(buf + d->bs - E2X_DIRENT_TAIL_SIZE);
+	if (t->det_checksum != e2x_dirblk_csum(d->seed, buf, d->bs))
+		return EXT2_ET_DIR_CSUM_INVALID;
+	return 0;
+}
+
+errcode_t dirh_check_dx(struct e2x_dirh *d, const char *buf,
+			unsigned int cl_off)
+{
+	const struct e2x_dx_countlimit *cl = (const void *)(buf + cl_off);
+	const struct e2x_dx_tail *t;
+
+	if (!d->csum)
+		return 0;
+	if (cl_off + (cl->limit + 1) * 8u > d->bs || cl->count > cl->limit)
+		return E2X_ERR_CORRUPT;
+	t = (const void *)(buf + cl_off + cl->limit * 8u);
+	if (t->dt_checksum != e2x_dx_csum(d->seed, buf, cl_off))
+		return EXT2_ET_DIR_CSUM_INVALID;
+	return 0;
 }
 
 errcode_t dirh_write_leaf(struct e2x_dirh *d, blk64_t lblk, char *buf)

@@ -42,8 +42,15 @@ static errcode_t walk_block(struct e2x_dirh *d, blk64_t lblk, char *buf,
 	unsigned int off = 0, len, idx = 0;
 	int ret;
 
+	errcode_t err;
+
 	if (d->form == E2X_DIR_FORM_HTREE && lblk > 0 && is_dx_node(d, buf))
 		return 0;
+	if (d->form != E2X_DIR_FORM_HTREE || lblk > 0) {
+		err = dirh_check_leaf(d, buf);
+		if (err)
+			return err;
+	}
 	dirh_leaf_region(d, buf, &r);
 	if (d->form == E2X_DIR_FORM_HTREE && lblk == 0)
 		r.size = 24;	/* '.' and '..' as far as this walk goes */
@@ -89,6 +96,10 @@ errcode_t blocks_parent(struct e2x_dirh *d, ext2_ino_t *parent)
 	errcode_t err;
 
 	err = dirh_read(d, 0, d->blk2);
+	if (!err)
+		err = d->form == E2X_DIR_FORM_HTREE ?
+			      dirh_check_dx(d, d->blk2, E2X_DX_ROOT_CL_OFF) :
+			      dirh_check_leaf(d, d->blk2);
 	if (err)
 		return err;
 	if (e2x_dirent_rec_len(dot, d->bs) != 12 || dot->name_len != 1)
@@ -121,6 +132,8 @@ static errcode_t read_leaf(struct e2x_dirh *d, blk64_t lblk,
 {
 	errcode_t err = dirh_read(d, lblk, d->blk);
 
+	if (!err)
+		err = dirh_check_leaf(d, d->blk);
 	if (err)
 		return err;
 	dirh_leaf_region(d, d->blk, r);

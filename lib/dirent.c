@@ -159,9 +159,12 @@ errcode_t e2x_dirregion_check(const struct e2x_dirregion *r)
 			return E2X_ERR_CORRUPT;
 		de = rec_at(r, off);
 		len = e2x_dirent_rec_len(de, r->bs);
-		if (len < E2X_DIRENT_HDR || (len & 3) || len > r->size - off)
+		/* the kernel's rule: no record shorter than a 1-byte name's */
+		if (len < e2x_dirent_min_len(1) || (len & 3) ||
+		    len > r->size - off)
 			return E2X_ERR_CORRUPT;
-		if (de->inode && e2x_dirent_min_len(de->name_len) > len)
+		if (de->inode && (!de->name_len ||
+				  e2x_dirent_min_len(de->name_len) > len))
 			return E2X_ERR_CORRUPT;
 		off += len;
 	}

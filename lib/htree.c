@@ -100,6 +100,9 @@ static errcode_t read_root(struct e2x_dirh *d, struct dx_frame *f,
 	dot = (void *)f->buf;
 	dotdot = (void *)(f->buf + 12);
 	ri = root_info(f->buf);
+	err = dirh_check_dx(d, f->buf, f->cl_off);
+	if (err)
+		return err;
 	if (e2x_dirent_rec_len(dot, d->bs) != 12 ||
 	    e2x_dirent_rec_len(dotdot, d->bs) != d->bs - 12 ||
 	    ri->reserved_zero || ri->info_length != 8 ||
@@ -140,6 +143,9 @@ static errcode_t read_node(struct e2x_dirh *d, struct dx_frame *f,
 		return err;
 	if (fake->inode || e2x_dirent_rec_len(fake, d->bs) != d->bs)
 		return E2X_ERR_CORRUPT;
+	err = dirh_check_dx(d, f->buf, f->cl_off);
+	if (err)
+		return err;
 	return check_countlimit(d, f);
 }
 
@@ -232,6 +238,8 @@ static errcode_t dx_find(struct e2x_dirh *d, struct dx_path *p,
 	do {
 		*lblk = leaf_of(p);
 		err = dirh_read(d, *lblk, d->blk);
+		if (!err)
+			err = dirh_check_leaf(d, d->blk);
 		if (err)
 			return err;
 		dirh_leaf_region(d, d->blk, &r);
@@ -481,7 +489,7 @@ static errcode_t split_leaf(struct e2x_dirh *d, struct dx_path *p,
 	errcode_t err;
 
 	dirh_leaf_region(d, d->blk, &r);
-	rec = malloc((d->bs / 12 + 1) * sizeof(*rec));
+	rec = malloc((d->bs / 12 + 1) * sizeof(*rec));	/* records >= 12 */
 	old = malloc(d->bs);
 	err = EXT2_ET_NO_MEMORY;
 	if (!rec || !old)
@@ -554,6 +562,8 @@ errcode_t htree_add(struct e2x_dirh *d, const char *name, unsigned int len,
 		goto out;
 	lblk = leaf_of(&p);
 	err = dirh_read(d, lblk, d->blk);
+	if (!err)
+		err = dirh_check_leaf(d, d->blk);
 	if (err)
 		goto out;
 	dirh_leaf_region(d, d->blk, &r);

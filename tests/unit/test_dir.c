@@ -732,6 +732,138 @@ START_TEST(unlink_frees_ea_block)
 }
 END_TEST
 
+static int ignore_ent(const struct e2x_dir_entry *ent, void *priv)
+{
+	(void)ent;
+	(void)priv;
+	return 0;
+}
+
+/* Every operation on DIR, results ignored: only a crash (or a sanitizer
+ * report) fails. */
+static void poke_all(ext2_filsys fs, ext2_ino_t dir, ext2_ino_t file,
+		     unsigned int seq)
+{
+	struct e2x_dir_problems p = { 0 };
+	char name[64];
+	int o;
+
+	e2x_dir_verify(fs, dir, 0, &p);
+	e2x_dir_problems_free(&p);
+	for (o = E2X_DIR_ORDER_DISK; o <= E2X_DIR_ORDER_INODE; o++)
+		e2x_dir_iterate(fs, dir, o, E2X_DIR_ITER_DOTS, ignore_ent,
+				NULL);
+	snprintf(name, sizeof(name), "entry-%05u", seq % 300);
+	e2x_dir_lookup(fs, dir, name, strlen(name), NULL, NULL);
+	e2x_dir_remove(fs, dir, name, strlen(name), 0, NULL);
+	snprintf(name, sizeof(name), "fuzz-%u", seq);
+	e2x_dir_add(fs, dir, name, strlen(name), file, EXT2_FT_REG_FILE, 0);
+}
+
+static const char *const fuzz_opts[] = {
+	"-b 1024 -O ^metadata_csum,inline_data",
+	"-b 1024 -O metadata_csum,inline_data",
+};
+
+/* Random bytes in directory blocks and in an inline directory's i_block:
+ * nothing crashes, the checksum catches damage when there is one. */
+START_TEST(damage_never_crashes)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	struct ext2_inode in;
+	ext2_ino_t dir, small, file;
+	uint64_t seed = 12345 + (uint64_t)_i;
+	blk64_t pblk, nblocks;
+	char name[64], *blk;
+	unsigned int i, k;
+
+	fixture_mkfs(&fx, fuzz_opts[_i], "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "s", 1, 0755, 0,
+				       &small), 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "entry-%05u", i);
+		ck_assert_int_eq(e2x_dir_add(fs, dir, name, strlen(name), file,
+					     EXT2_FT_REG_FILE, 0), 0);
+	}
+	ck_assert_int_eq(e2x_dir_add(fs, small, "x", 1, file,
+				     EXT2_FT_REG_FILE, 0), 0);
+	blk = malloc(fs->blocksize);
+	for (i = 0; i < 150; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		ck_assert_int_eq(ext2fs_read_inode(fs, dir, &in), 0);
+		nblocks = EXT2_I_SIZE(&in) / fs->blocksize;
+		if (nblocks && !ext2fs_bmap2(fs, dir, &in, NULL, 0,
+					     (seed >> 33) % nblocks, NULL,
+					     &pblk) && pblk) {
+			ck_assert_int_eq(io_channel_read_blk64(fs->io, pblk,
+							       1, blk), 0);
+			for (k = 0; k < 1 + (seed >> 60) % 4; k++)
+				blk[(seed >> (8 * k + 3)) % fs->blocksize] ^=
+					(char)(1 + ((seed >> (5 * k)) & 0xfe));
+			ck_assert_int_eq(io_channel_write_blk64(fs->io, pblk,
+								1, blk), 0);
+		}
+		poke_all(fs, dir, file, i);
+		ck_assert_int_eq(ext2fs_read_inode(fs, small, &in), 0);
+		((char *)in.i_block)[(seed >> 20) % 60] ^= (char)(seed >> 40);
+		ck_assert_int_eq(ext2fs_write_inode(fs, small, &in), 0);
+		poke_all(fs, small, file, i);
+	}
+	free(blk);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* With metadata_csum a leaf whose checksum is wrong is refused, not
+ * silently rewritten with a fresh checksum. */
+START_TEST(bad_checksum_refused)
+{
+	struct fixture fx;
+	ext2_filsys fs;
+	struct ext2_inode in;
+	ext2_ino_t dir, file;
+	blk64_t pblk;
+	char name[64], *blk, *again;
+	unsigned int i;
+
+	fixture_mkfs(&fx, "-b 1024 -O metadata_csum", "16M");
+	fs = fx.fs;
+	file = make_file(fs, "f");
+	ck_assert_int_eq(e2x_dir_mkdir(fs, EXT2_ROOT_INO, "d", 1, 0755, 0,
+				       &dir), 0);
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "entry-%05u", i);
+		ck_assert_int_eq(e2x_dir_link(fs, dir, name, strlen(name),
+					      file, 0), 0);
+	}
+	ck_assert_int_eq(ext2fs_read_inode(fs, dir, &in), 0);
+	ck_assert_int_eq(ext2fs_bmap2(fs, dir, &in, NULL, 0, 0, NULL, &pblk),
+			 0);
+	blk = malloc(fs->blocksize);
+	ck_assert_int_eq(io_channel_read_blk64(fs->io, pblk, 1, blk), 0);
+	blk[40] ^= 1;
+	ck_assert_int_eq(io_channel_write_blk64(fs->io, pblk, 1, blk), 0);
+	ck_assert_int_eq(e2x_dir_add(fs, dir, "new", 3, file,
+				     EXT2_FT_REG_FILE, 0),
+			 EXT2_ET_DIR_CSUM_INVALID);
+	ck_assert_int_eq(e2x_dir_iterate(fs, dir, E2X_DIR_ORDER_DISK, 0,
+					 ignore_ent, NULL),
+			 EXT2_ET_DIR_CSUM_INVALID);
+	/* the damaged block is left as it was */
+	again = malloc(fs->blocksize);
+	ck_assert_int_eq(io_channel_read_blk64(fs->io, pblk, 1, again), 0);
+	ck_assert_int_eq(memcmp(blk, again, fs->blocksize), 0);
+	free(again);
+	free(blk);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_dir(void)
 {
 	Suite *s = suite_create("dir");
@@ -751,6 +883,9 @@ static Suite *suite_dir(void)
 	tcase_add_test(tc, build_htree_on_linear);
 	tcase_add_test(tc, dir_nlink_overflow);
 	tcase_add_test(tc, unlink_frees_ea_block);
+	tcase_add_loop_test(tc, damage_never_crashes, 0,
+			    sizeof(fuzz_opts) / sizeof(fuzz_opts[0]));
+	tcase_add_test(tc, bad_checksum_refused);
 	tcase_add_loop_test(tc, verify_reports_damage, 0,
 			    sizeof(damage_cases) / sizeof(damage_cases[0]));
 	suite_add_tcase(s, tc);
