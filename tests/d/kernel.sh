@@ -60,9 +60,20 @@ make_image() {
 	/usr/sbin/mke2fs -q -F $opts "$img"
 }
 
+# Loop devices are shared with other tests running at the same time: a
+# mount that fails on a device no longer backed by our image is retried.
 attach() {
-	loop=$(losetup -f --show "$img") || return 1
-	mount $1 "$loop" "$mnt"
+	for try in 1 2 3; do
+		loop=$(losetup -f --show "$img") || return 1
+		mount $1 "$loop" "$mnt" 2>"$work/mount.err" && return 0
+		if losetup "$loop" 2>/dev/null | grep -qF "$img"; then
+			losetup -d "$loop"
+		fi
+		loop=
+		sleep 1
+	done
+	cat "$work/mount.err"
+	return 1
 }
 
 detach() {
