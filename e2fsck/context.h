@@ -62,6 +62,8 @@ struct pass_time {
 };
 
 #define FSCK_MAX_PASSES 8
+#define FSCK_QUOTA_TYPES 3	/* user, group, project */
+struct qmap;
 
 struct fsck_ctx {
 	struct fsck_options opt;
@@ -108,6 +110,8 @@ struct fsck_ctx {
 	struct e2x_overlay *overlay;	/* -n: the fs is read through it */
 	struct e2x_overlay *own_overlay; /* one journal.c created */
 
+	struct qmap *qmaps;		/* quota usage per type (quota.c) */
+
 	/* Counts for -v. */
 	unsigned long n_files, n_dirs, n_regular, n_links, n_symlinks,
 		n_fast_symlinks, n_devices, n_fifos, n_sockets, n_inline,
@@ -133,6 +137,15 @@ int fsck_block_in_fs(ext2_filsys fs, blk64_t blk);
  * attribute-value inodes (pass1.c).  INODE may be NULL. */
 int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
 			const struct ext2_inode *inode);
+
+/* quota.c: usage counted in pass 1, compared after pass 5. */
+errcode_t fsck_quota_init(struct fsck_ctx *ctx);
+int fsck_quota_enabled(ext2_filsys fs);
+void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
+		    const struct ext2_inode_large *in, unsigned int isize,
+		    uint64_t bytes, uint64_t inodes);
+void fsck_quota_check(struct fsck_ctx *ctx);
+void fsck_quota_free(struct fsck_ctx *ctx);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);

@@ -41,6 +41,8 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 		err = ext2fs_create_icount2(fs, 0, 0, NULL, &ctx->ref_count);
 	if (!err)
 		err = ext2fs_init_dblist(fs, &ctx->dblist);
+	if (!err)
+		err = fsck_quota_init(ctx);
 	if (!err) {
 		ctx->inode_ftype = calloc((size_t)fs->super->s_inodes_count + 1,
 					  1);
@@ -525,6 +527,9 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 		report(st, PR_1_INDEX_NO_FEATURE, 0, 0, NULL);
 	check_contents(st);
 	count_inode(ctx, st);
+	fsck_quota_add(ctx, ino, in, st->isize,
+		       st->nclusters * EXT2_CLUSTER_SIZE(fs->super),
+		       1 + st->ea_inodes);
 	if (st->is_dir)
 		dir_info_add(ctx, ino);
 	ctx->inode_ftype[ino] = ft;

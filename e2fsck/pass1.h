@@ -36,6 +36,7 @@ struct p1_inode {
 	blk64_t last_data_cluster; /* bigalloc: data cluster just claimed */
 	uint32_t ext_next;	/* extent walk: first lblk still free */
 	uint32_t inline_cap;	/* inline data: bytes it can hold */
+	uint32_t ea_inodes;	/* value inodes charged to this inode */
 	blk_visit_fn visit;	/* pass 1 claims; pass 1b counts */
 	void *priv;
 };

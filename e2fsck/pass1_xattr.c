@@ -17,6 +17,7 @@ struct ea_ref {
 	uint32_t counted;
 	ext2_ino_t first_ino;
 	uint32_t charge;	/* clusters of value inodes it references */
+	uint32_t charge_inodes;	/* and how many value inodes */
 };
 
 static size_t ea_slot(struct ea_ref *t, size_t cap, blk64_t blk)
@@ -84,14 +85,19 @@ static uint64_t ea_inode_charge(ext2_filsys fs, uint64_t size)
 
 /* A value inode written by the kernel (its hash in the entry) is charged
  * to the inode using it; old Lustre-style references are not. */
-static uint64_t ea_entry_charge(ext2_filsys fs, struct ext2_ext_attr_entry *e)
+static int ea_entry_charged(ext2_filsys fs, struct ext2_ext_attr_entry *e)
 {
 	__u32 hash = 0, shash = 0;
 
-	if (e->e_value_inum > fs->super->s_inodes_count ||
-	    e->e_value_inum < EXT2_FIRST_INODE(fs->super) ||
-	    ext2fs_ext_attr_hash_entry3(fs, e, NULL, &hash, &shash) ||
-	    (e->e_hash != hash && e->e_hash != shash))
+	return e->e_value_inum <= fs->super->s_inodes_count &&
+	       e->e_value_inum >= EXT2_FIRST_INODE(fs->super) &&
+	       !ext2fs_ext_attr_hash_entry3(fs, e, NULL, &hash, &shash) &&
+	       (e->e_hash == hash || e->e_hash == shash);
+}
+
+static uint64_t ea_entry_charge(ext2_filsys fs, struct ext2_ext_attr_entry *e)
+{
+	if (!ea_entry_charged(fs, e))
 		return 0;
 	return ea_inode_charge(fs, e->e_value_size);
 }
@@ -115,8 +121,10 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 		pctx.ino = st->ino;
 		if (e->e_value_inum) {
 			pctx.ino2 = e->e_value_inum;
-			if (!in_block)
+			if (!in_block) {
 				st->nclusters += ea_entry_charge(st->fs, e);
+				st->ea_inodes += ea_entry_charged(st->fs, e);
+			}
 			if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
 				 e->e_value_inum > sb->s_inodes_count)
 				pctx.str = "inode number out of range";
@@ -136,7 +144,8 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 	}
 }
 
-static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h)
+static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h,
+			     uint32_t *ninodes)
 {
 	const char *base = (const char *)h;
 	unsigned int off = sizeof(*h);
@@ -147,8 +156,10 @@ static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h)
 
 		if (EXT2_EXT_IS_LAST_ENTRY(e))
 			break;
-		if (e->e_value_inum)
+		if (e->e_value_inum) {
 			n += ea_entry_charge(fs, e);
+			*ninodes += ea_entry_charged(fs, e);
+		}
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
 	}
 	return n;
@@ -245,6 +256,7 @@ void p1_check_ea_block(struct p1_inode *st)
 	if (r) {
 		r->counted++;
 		st->nclusters += 1 + r->charge;
+		st->ea_inodes += r->charge_inodes;
 		return;
 	}
 	if (ext2fs_test_block_bitmap2(ctx->ea_seen, blk)) {
@@ -266,8 +278,9 @@ void p1_check_ea_block(struct p1_inode *st)
 		goto out;
 	r->stored = h->h_refcount;
 	r->counted = 1;
-	r->charge = block_charge(fs, h);
+	r->charge = block_charge(fs, h, &r->charge_inodes);
 	st->nclusters += r->charge;
+	st->ea_inodes += r->charge_inodes;
 	r->first_ino = st->ino;
 out:
 	ext2fs_free_mem(&h);

@@ -297,5 +297,6 @@ void pass5(struct fsck_ctx *ctx)
 	compare_inodes(ctx);
 	check_group_counts(ctx, &free_c, &free_i);
 	check_totals(ctx, free_c, free_i);
+	fsck_quota_check(ctx);
 	fsck_progress(ctx, 5, 1, 1);
 }

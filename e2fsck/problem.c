@@ -360,6 +360,11 @@ static const struct problem_row rows[] = {
   "The padding at the end of the last block bitmap is not all set" },
 { PR_5_INODE_PADDING, PROMPT_FIX, P,
   "The padding at the end of an inode bitmap is not all set" },
+{ PR_5_QUOTA_FILE, PROMPT_FIX, NR,
+  "The {str} quota file (inode {ino}) cannot be read as a quota tree" },
+{ PR_5_QUOTA_USAGE, PROMPT_FIX, NR,
+  "The {str} quota of id {num} says {blk} bytes and {ino} inodes in use; "
+  "counted {blk2} bytes and {ino2} inodes" },
 /* Pass 1b */
 { PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
   "Inode {ino} shares {num} block(s) with other inodes" },

@@ -69,6 +69,7 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	if (ctx->dblist)
 		ext2fs_free_dblist(ctx->dblist);
 	free(ctx->inode_ftype);
+	fsck_quota_free(ctx);
 	free(ctx->ea_refs);
 	dir_info_free(ctx);
 	ctx->inode_used = ctx->inode_dir = ctx->inode_reg = NULL;

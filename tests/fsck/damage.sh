@@ -77,6 +77,7 @@ htree_order() {	# last index entry of /wide's root: hash pushed to the top
 	patch_int "$img" $((base + 32 + 8 * (count - 1))) I 0xfffffffe
 }
 link_count() { dbg "sif /small links_count 5"; }
+quota_chown() { dbg "sif /big uid 4242"; }
 bitmap_clear() {
 	b=$(blk_of /big 0)
 	dbg "freeb $b 4"

@@ -1,0 +1,276 @@
+/*
+ * quota.c --- quota usage: pass 1 adds every inode's space and count to
+ * its user, group and project; after pass 5 the quota files (format v2,
+ * revision 1: a four-level radix tree of 1 KiB blocks over 72-byte
+ * records) must say the same.  Reported, not repaired yet.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "problem.h"
+
+#define QT_BLKSIZE 1024
+#define QT_TREEDEPTH 4
+#define QT_DATA_HDR 16
+#define V2R1_ENTRY 72
+#define QT_MAX_BLOCKS (1U << 20)
+
+static const uint32_t qmagic[FSCK_QUOTA_TYPES] = {
+	0xd9c01f11, 0xd9c01927, 0xd9c03f14
+};
+static const char *const qname[FSCK_QUOTA_TYPES] = {
+	"user", "group", "project"
+};
+
+struct qusage {
+	uint32_t id;
+	int used;		/* slot in use */
+	int on_disk;		/* a record was found */
+	uint64_t space, inodes;		/* counted */
+	uint64_t dspace, dinodes;	/* on disk */
+};
+
+struct qmap {
+	struct qusage *v;
+	size_t n, cap;
+};
+
+static struct qusage *qmap_get(struct qmap *m, uint32_t id)
+{
+	size_t i;
+
+	if (m->n * 2 >= m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64, j;
+		struct qusage *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (j = 0; j < m->cap; j++) {
+			if (!m->v[j].used)
+				continue;
+			i = (m->v[j].id * 2654435761U) & (cap - 1);
+			while (v[i].used)
+				i = (i + 1) & (cap - 1);
+			v[i] = m->v[j];
+		}
+		free(m->v);
+		m->v = v;
+		m->cap = cap;
+	}
+	i = (id * 2654435761U) & (m->cap - 1);
+	while (m->v[i].used && m->v[i].id != id)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->v[i].used) {
+		m->v[i].used = 1;
+		m->v[i].id = id;
+		m->n++;
+	}
+	return &m->v[i];
+}
+
+static ext2_ino_t quota_ino(ext2_filsys fs, int type)
+{
+	struct ext2_super_block *sb = fs->super;
+
+	if (type == 0)
+		return sb->s_usr_quota_inum;
+	if (type == 1)
+		return sb->s_grp_quota_inum;
+	return sb->s_prj_quota_inum;
+}
+
+int fsck_quota_enabled(ext2_filsys fs)
+{
+	return ext2fs_has_feature_quota(fs->super);
+}
+
+void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
+		    const struct ext2_inode_large *in, unsigned int isize,
+		    uint64_t bytes, uint64_t inodes)
+{
+	uint32_t ids[FSCK_QUOTA_TYPES];
+	int t;
+
+	if (!fsck_quota_enabled(ctx->fs) || !ctx->qmaps)
+		return;
+	if (ino != EXT2_ROOT_INO && ino < EXT2_FIRST_INODE(ctx->fs->super))
+		return;
+	if (in->i_flags & EXT4_EA_INODE_FL)
+		return;
+	for (t = 0; t < FSCK_QUOTA_TYPES; t++)
+		if (ino == quota_ino(ctx->fs, t))
+			return;
+	ids[0] = inode_uid(*in);
+	ids[1] = inode_gid(*in);
+	ids[2] = 0;
+	if (isize > EXT2_GOOD_OLD_INODE_SIZE &&
+	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize >=
+		    offsetof(struct ext2_inode_large, i_projid) + 4)
+		ids[2] = in->i_projid;
+	for (t = 0; t < FSCK_QUOTA_TYPES; t++) {
+		struct qusage *q;
+
+		if (!quota_ino(ctx->fs, t))
+			continue;
+		q = qmap_get(&ctx->qmaps[t], ids[t]);
+		if (!q)
+			continue;
+		q->space += bytes;
+		q->inodes += inodes;
+	}
+}
+
+/* Read the whole quota file (bounded). */
+static errcode_t read_qfile(ext2_filsys fs, ext2_ino_t ino, char **buf,
+			    uint64_t *len)
+{
+	ext2_file_t f = NULL;
+	unsigned int got;
+	errcode_t err;
+	uint64_t size;
+
+	*buf = NULL;
+	err = ext2fs_file_open(fs, ino, 0, &f);
+	if (err)
+		return err;
+	size = ext2fs_file_get_size(f);
+	if (size > (uint64_t)QT_MAX_BLOCKS * QT_BLKSIZE || size < 2 * QT_BLKSIZE) {
+		err = E2X_ERR_CORRUPT;
+		goto out;
+	}
+	err = ext2fs_get_memzero(size, buf);
+	if (!err)
+		err = ext2fs_file_read(f, *buf, size, &got);
+	if (!err && got != size)
+		err = E2X_ERR_CORRUPT;
+	*len = size;
+out:
+	ext2fs_file_close(f);
+	if (err) {
+		ext2fs_free_mem(buf);
+		*buf = NULL;
+	}
+	return err;
+}
+
+/* Walk the tree from block BLK at DEPTH; records go into M. */
+static int walk_tree(const char *buf, uint64_t len, uint32_t blk, int depth,
+		     struct qmap *m, unsigned int *visits)
+{
+	const uint32_t *ref = (const uint32_t *)(buf + (uint64_t)blk *
+							   QT_BLKSIZE);
+	int i;
+
+	if (!blk || (uint64_t)(blk + 1) * QT_BLKSIZE > len ||
+	    ++*visits > QT_MAX_BLOCKS)
+		return -1;
+	if (depth == QT_TREEDEPTH) {
+		const char *data = (const char *)ref;
+		unsigned int off;
+
+		for (off = QT_DATA_HDR; off + V2R1_ENTRY <= QT_BLKSIZE;
+		     off += V2R1_ENTRY) {
+			const char *e = data + off;
+			uint32_t id;
+			uint64_t cur_inodes, cur_space;
+			struct qusage *q;
+			int k, empty = 1;
+
+			for (k = 0; k < V2R1_ENTRY && empty; k++)
+				empty = !e[k];
+			if (empty)
+				continue;
+			memcpy(&id, e, 4);
+			memcpy(&cur_inodes, e + 24, 8);
+			memcpy(&cur_space, e + 48, 8);
+			q = qmap_get(m, id);
+			if (!q || q->on_disk)
+				continue;
+			q->on_disk = 1;
+			q->dinodes = cur_inodes;
+			q->dspace = cur_space;
+		}
+		return 0;
+	}
+	for (i = 0; i < QT_BLKSIZE / 4; i++)
+		if (ref[i] && walk_tree(buf, len, ref[i], depth + 1, m, visits))
+			return -1;
+	return 0;
+}
+
+static void check_type(struct fsck_ctx *ctx, int t)
+{
+	ext2_filsys fs = ctx->fs;
+	struct qmap *m = &ctx->qmaps[t];
+	struct problem_ctx pctx;
+	unsigned int visits = 0, reports = 0;
+	uint32_t magic;
+	uint64_t len;
+	char *buf;
+	size_t i;
+
+	if (read_qfile(fs, quota_ino(fs, t), &buf, &len))
+		return;		/* PR_0_QUOTA_INODE covers unusable files */
+	memcpy(&magic, buf, 4);
+	pctx_clear(&pctx);
+	pctx.str = qname[t];
+	if (magic != qmagic[t] || walk_tree(buf, len, 1, 0, m, &visits)) {
+		pctx.ino = quota_ino(fs, t);
+		fix_problem(ctx, PR_5_QUOTA_FILE, &pctx);
+		goto out;
+	}
+	for (i = 0; i < m->cap; i++) {
+		struct qusage *q = &m->v[i];
+
+		if (!q->used || (q->space == q->dspace && q->inodes == q->dinodes))
+			continue;
+		if (!q->on_disk && !q->space && !q->inodes)
+			continue;
+		if (++reports > 8)
+			continue;
+		pctx.num = q->id;
+		pctx.blk = q->dspace;
+		pctx.blk2 = q->space;
+		pctx.ino = q->dinodes;
+		pctx.ino2 = q->inodes;
+		fix_problem(ctx, PR_5_QUOTA_USAGE, &pctx);
+	}
+out:
+	ext2fs_free_mem(&buf);
+}
+
+void fsck_quota_check(struct fsck_ctx *ctx)
+{
+	int t;
+
+	if (ctx->abort || !fsck_quota_enabled(ctx->fs) || !ctx->qmaps)
+		return;
+	for (t = 0; t < FSCK_QUOTA_TYPES; t++) {
+		ext2_ino_t ino = quota_ino(ctx->fs, t);
+
+		if (ino && ino <= ctx->fs->super->s_inodes_count &&
+		    (ino < EXT2_FIRST_INODE(ctx->fs->super) ||
+		     ext2fs_test_inode_bitmap2(ctx->inode_used, ino)))
+			check_type(ctx, t);
+	}
+}
+
+errcode_t fsck_quota_init(struct fsck_ctx *ctx)
+{
+	if (!fsck_quota_enabled(ctx->fs))
+		return 0;
+	ctx->qmaps = calloc(FSCK_QUOTA_TYPES, sizeof(*ctx->qmaps));
+	return ctx->qmaps ? 0 : EXT2_ET_NO_MEMORY;
+}
+
+void fsck_quota_free(struct fsck_ctx *ctx)
+{
+	int t;
+
+	if (!ctx->qmaps)
+		return;
+	for (t = 0; t < FSCK_QUOTA_TYPES; t++)
+		free(ctx->qmaps[t].v);
+	free(ctx->qmaps);
+	ctx->qmaps = NULL;
+}
