@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <errno.h>
 #include "e2x.h"
 
 static const char *stop_name[] = {
@@ -57,6 +58,11 @@ static errcode_t scan_only(ext2_filsys fs, struct e2x_journal_opts *o,
 	return err;
 }
 
+static int is_zero(const unsigned char *p, size_t n)
+{
+	return !p[0] && !memcmp(p, p + 1, n - 1);
+}
+
 /* Copy the overlay's view of the whole device into PATH. */
 static errcode_t dump_overlay(struct e2x_overlay *ov, const char *dev,
 			      const char *path)
@@ -77,13 +83,18 @@ static errcode_t dump_overlay(struct e2x_overlay *ov, const char *dev,
 		err = errno;
 		goto out;
 	}
+	/* sparse: zero chunks become holes */
 	for (i = 0; i < size && !err; i += 64) {
 		int n = size - i < 64 ? (int)(size - i) : 64;
 
 		err = io_channel_read_blk64(ch, i, n, buf);
-		if (!err && write(fd, buf, n * 1024) != n * 1024)
+		if (err || is_zero(buf, n * 1024))
+			continue;
+		if (pwrite(fd, buf, n * 1024, (off_t)i * 1024) != n * 1024)
 			err = errno ? errno : EIO;
 	}
+	if (!err && ftruncate(fd, (off_t)size * 1024))
+		err = errno;
 out:
 	if (fd >= 0 && close(fd) && !err)
 		err = errno;
