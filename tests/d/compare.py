@@ -325,6 +325,25 @@ def check_htree(d):
 if sum(check_htree(d) for d in dirs) == 0:
     fail('htree_dump: no indexed directory checked')
 
+# imap (where each inode lives) as the reference says
+for ino in inos[:8]:
+    if run(dbg, 'imap <%d>' % ino) != run(ref, 'imap <%d>' % ino):
+        fail('imap <%d> differs from the reference debugfs' % ino)
+
+# bd -f FILE 0: the first bytes of the dump are the file's first bytes
+for p in files:
+    full = os.path.join(mnt, p[1:])
+    if not os.path.isfile(full) or os.path.getsize(full) < 4096:
+        continue
+    out = run(dbg, 'bd -f ' + quote(p) + ' 0').splitlines()
+    with open(full, 'rb') as f:
+        head = f.read(16)
+    got = bytes.fromhex(''.join(out[1].split()[1:9])) if len(out) > 1 \
+        else b''
+    if got != head:
+        fail('bd -f %s 0: %s, file starts %s' % (p, got.hex(), head.hex()))
+    break
+
 # cat through -R: the bytes on stdout are the file's
 for p in [f for f in files if os.path.isfile(os.path.join(mnt, f[1:]))][:6]:
     r = subprocess.run([dbg, '-R', 'cat ' + quote(p), image],
