@@ -20,6 +20,12 @@ cp "$WORK/good.img" "$WORK/sbcsum.img"
 printf '\336\255' | dd of="$WORK/sbcsum.img" bs=1 seek=$((1024 + 1020)) \
 	conv=notrunc 2>/dev/null
 head -c 1048576 /dev/urandom > "$WORK/garbage.img"
+# three groups (a backup superblock at 8193), and a copy whose primary
+# superblock is wiped: only -b 1024 -s 8193 opens it
+"$mkfs" -q -F -t ext4 -b 1024 "$WORK/groups.img" 20M >/dev/null || exit 1
+cp "$WORK/groups.img" "$WORK/nosb.img"
+dd if=/dev/zero of="$WORK/nosb.img" bs=1024 seek=1 count=1 conv=notrunc \
+	2>/dev/null
 head -c 3000 "$WORK/good.img" > "$WORK/short.img"
 printf 'stats -h\nls -l /\n# a comment\n\npwd\n' > "$WORK/ok.cmds"
 printf 'ls /\nbogus\nls /\n' > "$WORK/bad.cmds"
