@@ -90,6 +90,21 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_memo.c
 e2xinclude_HEADERS += lib/e2x-itree.h
 
+# Write-back block cache io_manager over unix_io (e2x-cache.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-cache.h \
+	lib/cache_io.c
+e2xinclude_HEADERS += lib/e2x-cache.h
+
+# Single edits for debugfs and test builders (e2x-edit.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-edit.h \
+	lib/dir_edit.c \
+	lib/inode_kill.c \
+	lib/file_space.c \
+	lib/xattr.c
+e2xinclude_HEADERS += lib/e2x-edit.h
+
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.
 lib_libe2x_la_SOURCES += \
 	lib/e2x-populate.h \

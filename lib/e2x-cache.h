@@ -1,0 +1,31 @@
+/*
+ * e2x-cache.h --- a write-back block cache as an io_manager layered over
+ * unix_io (lib/cache_io.c).
+ */
+#ifndef E2X_CACHE_H
+#define E2X_CACHE_H
+
+/*
+ * e2x_cache_io_manager opens NAME through unix_io and keeps an LRU of
+ * whole blocks in memory (default E2X_CACHE_IO_DEFAULT_MB MiB; io option
+ * "cache_mb=N" changes it, "writethrough" makes every single-block write
+ * reach the device at once).  Single-block reads and writes are served
+ * from the cache; dirty blocks reach the device when evicted, on
+ * io_channel_flush() (in block order, before the device is flushed) and on
+ * close.  Multi-block and byte-counted transfers go to the device and keep
+ * cached copies in step.  Every program that opens a filesystem through
+ * it sees its own writes: nothing else may write the device meanwhile.
+ */
+#define E2X_CACHE_IO_DEFAULT_MB	32
+
+extern io_manager e2x_cache_io_manager;
+
+/* Counters of one cache channel (for tests and benchmarks). */
+struct e2x_cache_io_stats {
+	uint64_t hits, misses, evictions, writebacks;
+	uint64_t cached, dirty;		/* blocks now */
+	uint64_t reserved[4];
+};
+errcode_t e2x_cache_io_stats(io_channel ch, struct e2x_cache_io_stats *st);
+
+#endif
