@@ -21,7 +21,8 @@ fi
 command -v timeout >/dev/null || { echo "SKIP: no timeout(1)"; exit 77; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-corpus.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
 img=$work/img
 # Damaged images not detected yet, one name per line: shrink this list as
 # checks land, never grow it.

@@ -18,7 +18,8 @@ done
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-damage.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
 img=$work/img
 
 # The tree every image starts from.

@@ -39,7 +39,8 @@ cleanup() {
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
 	rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 # Probe: can we attach a loop device at all?
 truncate -s 1M "$work/probe"
 loop=$(losetup -f --show "$work/probe" 2>/dev/null) || skip "no loop devices"

@@ -20,7 +20,8 @@ cleanup() {
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
 	rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 img=$work/img
 
 make_image() {	# kind
