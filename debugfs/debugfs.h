@@ -209,5 +209,28 @@ DBG_CMD(do_seti);
 DBG_CMD(do_freei);
 DBG_CMD(do_dirty);
 DBG_CMD(do_feature);
+DBG_CMD(do_set_bg);
+/* ns_cmds.c */
+DBG_CMD(do_mkdir);
+DBG_CMD(do_mknod);
+DBG_CMD(do_symlink);
+DBG_CMD(do_link);
+DBG_CMD(do_unlink);
+DBG_CMD(do_rm);
+DBG_CMD(do_rmdir);
+DBG_CMD(do_kill_file);
+DBG_CMD(do_rename);
+DBG_CMD(do_copy_inode);
+DBG_CMD(do_expand_dir);
+DBG_CMD(do_itree_build);
+DBG_CMD(do_itree_drop);
+/* file_cmds.c */
+DBG_CMD(do_write);
+DBG_CMD(do_fallocate);
+DBG_CMD(do_punch);
+DBG_CMD(do_truncate);
+/* xattr_set_cmds.c */
+DBG_CMD(do_ea_set);
+DBG_CMD(do_ea_rm);
 
 #endif

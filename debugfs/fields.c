@@ -312,3 +312,29 @@ uint64_t dbg_field_get(const struct dbg_field *f, int index,
 		v |= get_native(buf + f->hi_off, f->hi_size) << (8 * f->size);
 	return v;
 }
+
+#define BG(f) offsetof(struct ext4_group_desc, f)
+#define BGSZ(f) sizeof(((struct ext4_group_desc *)0)->f)
+/* Group descriptor field F, high part H (past byte 32: 64bit only). */
+#define G(name, f) { name, BG(f), BGSZ(f), 0, 0, DBG_F_UINT, 0 }
+#define GH(name, f, h) { name, BG(f), BGSZ(f), BG(h), BGSZ(h), DBG_F_UINT, 0 }
+
+const struct dbg_field dbg_bg_fields[] = {
+	GH("block_bitmap", bg_block_bitmap, bg_block_bitmap_hi),
+	GH("inode_bitmap", bg_inode_bitmap, bg_inode_bitmap_hi),
+	GH("inode_table", bg_inode_table, bg_inode_table_hi),
+	GH("free_blocks_count", bg_free_blocks_count,
+	   bg_free_blocks_count_hi),
+	GH("free_inodes_count", bg_free_inodes_count,
+	   bg_free_inodes_count_hi),
+	GH("used_dirs_count", bg_used_dirs_count, bg_used_dirs_count_hi),
+	G("flags", bg_flags),
+	GH("exclude_bitmap", bg_exclude_bitmap_lo, bg_exclude_bitmap_hi),
+	GH("block_bitmap_csum", bg_block_bitmap_csum_lo,
+	   bg_block_bitmap_csum_hi),
+	GH("inode_bitmap_csum", bg_inode_bitmap_csum_lo,
+	   bg_inode_bitmap_csum_hi),
+	GH("itable_unused", bg_itable_unused, bg_itable_unused_hi),
+	G("checksum", bg_checksum),
+	{ NULL, 0, 0, 0, 0, 0, 0 }
+};

@@ -28,6 +28,7 @@ struct dbg_field {
 
 extern const struct dbg_field dbg_super_fields[];
 extern const struct dbg_field dbg_inode_fields[];
+extern const struct dbg_field dbg_bg_fields[];	/* ext4_group_desc */
 
 #define DBG_FIELD_BAD_VALUE	1
 #define DBG_FIELD_OUT_OF_RANGE	2	/* not inside the buffer */

@@ -22,7 +22,10 @@ debugfs_debugfs_SOURCES = \
 	debugfs/set_cmds.c \
 	debugfs/itree_cmds.c \
 	debugfs/journal_cmds.c \
-	debugfs/scan_cmds.c
+	debugfs/scan_cmds.c \
+	debugfs/ns_cmds.c \
+	debugfs/file_cmds.c \
+	debugfs/xattr_set_cmds.c
 debugfs_debugfs_CFLAGS = $(AM_CFLAGS) $(EDIT_CFLAGS) $(E2P_CFLAGS)
 debugfs_debugfs_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(E2P_LIBS) \
 	$(UUID_LIBS) $(EDIT_LIBS)

@@ -1,6 +1,6 @@
 /*
  * set_cmds.c --- raw changes for a read-write session: set_super_value,
- * set_inode_field, setb / freeb, seti / freei, dirty and feature.  They
+ * set_inode_field, set_bg, setb / freeb, seti / freei, dirty and feature.  They
  * change exactly what they are told (that is their use: making test cases
  * and repairing by hand); counters move with the bitmaps.
  */
@@ -141,6 +141,53 @@ DBG_CMD(do_sif)
 out:
 	free(in);
 	return ret;
+}
+
+/* set_bg group field value: the descriptor checksum follows unless the
+ * checksum itself is the field.  High halves exist only with 64-byte
+ * descriptors; with 32-byte ones only the low half is stored. */
+DBG_CMD(do_set_bg)
+{
+	ext2_filsys fs = ctx->fs;
+	struct dbg_field lo;
+	const struct dbg_field *f;
+	unsigned char *gd;
+	uint64_t group;
+	int idx, rc;
+
+	if (argc == 2 && !strcmp(argv[1], "-l")) {
+		list_fields(ctx, dbg_bg_fields);
+		return 0;
+	}
+	if (argc != 4) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (dbg_parse_u64(argv[1], fs->group_desc_count - 1, &group)) {
+		dbg_error(ctx, argv[0], 0, "%s: bad group (0..%u)", argv[1],
+			  fs->group_desc_count - 1);
+		return 1;
+	}
+	f = dbg_field_find(dbg_bg_fields, argv[2], &idx);
+	if (!f) {
+		dbg_error(ctx, argv[0], 0, "%s: unknown group descriptor "
+			  "field (set_bg -l lists them)", argv[2]);
+		return 1;
+	}
+	if (f->hi_size && f->hi_off + f->hi_size > EXT2_DESC_SIZE(fs->super)) {
+		lo = *f;
+		lo.hi_size = 0;
+		f = &lo;
+	}
+	gd = (unsigned char *)ext2fs_group_desc(fs, fs->group_desc,
+						 (dgrp_t)group);
+	rc = dbg_field_set(f, idx, gd, EXT2_DESC_SIZE(fs->super), argv[3]);
+	if (rc)
+		return field_error(ctx, argv[0], rc, argv[2], argv[3]);
+	if (strcmp(f->name, "checksum"))
+		ext2fs_group_desc_csum_set(fs, (dgrp_t)group);
+	ext2fs_mark_super_dirty(fs);
+	return 0;
 }
 
 /* setb / freeb: INUSE is +1 or -1. */

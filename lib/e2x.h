@@ -48,6 +48,7 @@ errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 #include "e2x-itree.h"
 #include "e2x-journal.h"
 #include "e2x-populate.h"
+#include "e2x-edit.h"
 #include "e2x-cache.h"
 
 #ifdef __cplusplus

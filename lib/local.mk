@@ -96,6 +96,15 @@ lib_libe2x_la_SOURCES += \
 	lib/cache_io.c
 e2xinclude_HEADERS += lib/e2x-cache.h
 
+# Single edits for debugfs and test builders (e2x-edit.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-edit.h \
+	lib/dir_edit.c \
+	lib/inode_kill.c \
+	lib/file_space.c \
+	lib/xattr.c
+e2xinclude_HEADERS += lib/e2x-edit.h
+
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.
 lib_libe2x_la_SOURCES += \
 	lib/e2x-populate.h \

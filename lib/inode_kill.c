@@ -1,0 +1,72 @@
+/*
+ * inode_kill.c --- free an inode where it stands (debugfs kill_file):
+ * blocks, itree, attribute block reference, bitmap and counters.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include <time.h>
+#include "e2x.h"
+
+/* Drop the inode's reference to its attribute block; free it at zero. */
+static errcode_t put_ea_block(ext2_filsys fs, ext2_ino_t ino,
+			      struct ext2_inode_large *in)
+{
+	blk64_t blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)in);
+	__u32 count = 0;
+	errcode_t err;
+
+	if (!blk)
+		return 0;
+	if (blk < fs->super->s_first_data_block ||
+	    blk >= ext2fs_blocks_count(fs->super))
+		return E2X_ERR_CORRUPT;
+	err = ext2fs_adjust_ea_refcount3(fs, blk, NULL, -1, &count, ino);
+	if (err)
+		return err;
+	if (count == 0) {
+		ext2fs_block_alloc_stats2(fs, blk, -1);
+		ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)in, 1);
+	}
+	ext2fs_file_acl_block_set(fs, (struct ext2_inode *)in, 0);
+	return 0;
+}
+
+errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
+{
+	unsigned int isz;
+	struct ext2_inode_large *in;
+	errcode_t err;
+	int isdir;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (flags)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (ino < EXT2_FIRST_INODE(fs->super) ||
+	    ino > fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	if (!fs->block_map || !fs->inode_map)
+		return EXT2_ET_NO_BLOCK_BITMAP;
+	isz = EXT2_INODE_SIZE(fs->super);
+	in = calloc(1, isz < sizeof(*in) ? sizeof(*in) : isz);
+	if (!in)
+		return EXT2_ET_NO_MEMORY;
+	err = e2x_read_inode(fs, ino, in);
+	if (err)
+		goto out;
+	isdir = LINUX_S_ISDIR(in->i_mode);
+	if (isdir && e2x_itree_present(fs, in))
+		err = e2x_itree_drop(fs, ino, in, E2X_ITREE_FORCE);
+	if (!err && ext2fs_inode_has_valid_blocks2(fs, (void *)in))
+		err = e2x_free_file_blocks(fs, ino, in, 0);
+	if (!err)
+		err = put_ea_block(fs, ino, in);
+	if (err)
+		goto out;
+	in->i_dtime = (uint32_t)time(NULL);
+	err = e2x_write_inode(fs, ino, in);
+	if (!err && ext2fs_test_inode_bitmap2(fs->inode_map, ino))
+		ext2fs_inode_alloc_stats2(fs, ino, -1, isdir);
+out:
+	free(in);
+	return err;
+}
