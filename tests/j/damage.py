@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
 # damage.py --- seeded random damage to the first blocks of a journal:
 # 1-20 bytes set to 0, 0xff or random, in headers, tails and anywhere.
-# usage: damage.py SRC DST JOURNAL_FIRST_BLOCK BLOCK_SIZE SEED
+# usage: damage.py IMAGE JOURNAL_FIRST_BLOCK BLOCK_SIZE SEED (in place)
 import random
-import shutil
 import sys
 
-src, dst = sys.argv[1], sys.argv[2]
-j0, bs, seed = (int(x) for x in sys.argv[3:6])
+img = sys.argv[1]
+j0, bs, seed = (int(x) for x in sys.argv[2:5])
 r = random.Random(seed)
-shutil.copyfile(src, dst)
-with open(dst, "r+b") as f:
+with open(img, "r+b") as f:
     for _ in range(r.randrange(1, 21)):
         blk = r.choice([0, 0, 1, 2, 3] + list(range(4, 120)))
         off = r.choice([r.randrange(0, 64), r.randrange(0, bs),

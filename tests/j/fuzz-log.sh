@@ -26,7 +26,9 @@ bs=$(dumpe2fs -h "$img" 2>/dev/null | sed -n 's/^Block size: *//p')
 j0=$(debugfs -c -R "bmap <8> 0" "$img" 2>/dev/null)
 same=0 refused=0 s=1
 while [ $s -le $count ]; do
-	python3 "$top_srcdir/tests/j/damage.py" "$img" "$T/z" "$j0" "$bs" $s
+	cp "$img" "$T/z"
+	python3 "$top_srcdir/tests/j/damage.py" "$T/z" "$j0" "$bs" $s ||
+		fail "seed $s: damage.py"
 	cp "$T/z" "$T/zn"
 	"$JRECOVER" -n "$T/zn" >"$T/out" 2>&1
 	[ $? -le 1 ] || fail "seed $s: dry run crashed: $(head -3 "$T/out")"
