@@ -37,7 +37,8 @@ cleanup() {
 	done
 	# only the loop devices this script attached and still holds
 	for d in $LOOPS; do
-		losetup -d "$d" 2>/dev/null
+		losetup "$d" 2>/dev/null | grep -qF "${T:-/nonexistent}/" &&
+			losetup -d "$d" 2>/dev/null
 	done
 	[ -n "$T" ] && rm -rf "$T"
 }

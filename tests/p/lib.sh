@@ -30,8 +30,11 @@ cleanup()
 	for m in $MOUNTS; do
 		mountpoint -q "$m" && umount "$m"
 	done
+	# Detach only devices still backed by our scratch files: a number we
+	# detached earlier may belong to another test by now.
 	for l in $LOOPS; do
-		losetup -d "$l" 2>/dev/null
+		losetup "$l" 2>/dev/null | grep -qF "${SCRATCH:-/nonexistent}/" &&
+			losetup -d "$l" 2>/dev/null
 	done
 	if [ -n "${SCRATCH:-}" ]; then
 		chattr -R -i -a "$SCRATCH" 2>/dev/null
