@@ -29,7 +29,7 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags);
 
 /* file_space.c --- blocks of a file without content: allocate [START,
- * END] (logical blocks, inclusive; unwritten extents past EOF, i_size
+ * END] (logical blocks, inclusive; unwritten extents, i_size
  * kept) and punch them out again (whole clusters freed only when no other
  * block of the file uses them).  Inline content is moved to a block
  * before fallocate and punched as bytes. */

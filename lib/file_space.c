@@ -91,7 +91,7 @@ errcode_t e2x_file_fallocate(ext2_filsys fs, ext2_ino_t ino, blk64_t start,
 			return err;
 		bumped = 1;
 	}
-	err = ext2fs_fallocate(fs, EXT2_FALLOCATE_INIT_BEYOND_EOF, ino, NULL,
+	err = ext2fs_fallocate(fs, EXT2_FALLOCATE_FORCE_UNINIT, ino, NULL,
 			       ~0ULL, start, end - start + 1);
 	if (err)
 		return err;
