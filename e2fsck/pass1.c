@@ -364,7 +364,7 @@ static void count_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		ctx->n_inline++;
 	else if (st->inode->i_flags & EXT4_EXTENTS_FL)
 		ctx->n_extent++;
-	else
+	else if (st->ndata)
 		ctx->n_ind++;
 }
 

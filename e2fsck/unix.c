@@ -497,11 +497,11 @@ static void finish_rw(struct fsck_ctx *ctx)
 		sb->s_state = EXT2_VALID_FS;
 		sb->s_mnt_count = 0;
 		sb->s_lastcheck = ctx->now;
-		if (ctx->problems_fixed)
-			ext2fs_mark_super_dirty(ctx->fs);
-		else
-			ext2fs_mark_super_dirty(ctx->fs);
+	} else {
+		/* errors remain: the next boot must check again */
+		sb->s_state &= ~EXT2_VALID_FS;
 	}
+	ext2fs_mark_super_dirty(ctx->fs);
 }
 
 int main(int argc, char **argv)
