@@ -44,6 +44,16 @@ TESTS += tests/unit/test_xattr_ibody tests/unit/test_inline \
 	tests/unit/test_file
 endif
 
+# Single edits (lib/e2x-edit.h).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_edit
+tests_unit_test_edit_SOURCES = tests/unit/unit.h tests/unit/test_edit.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_edit_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_edit_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_edit
+endif
+
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dir
 tests_unit_test_dir_SOURCES = tests/unit/unit.h tests/unit/test_dir.c \
@@ -104,4 +114,11 @@ tests_unit_test_overlay_io_SOURCES = tests/unit/unit.h \
 tests_unit_test_overlay_io_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_overlay_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_overlay_io
+
+check_PROGRAMS += tests/unit/test_cache_io
+tests_unit_test_cache_io_SOURCES = tests/unit/unit.h \
+	tests/unit/test_cache_io.c
+tests_unit_test_cache_io_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_cache_io_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_cache_io
 endif
