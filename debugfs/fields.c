@@ -123,7 +123,7 @@ const struct dbg_field dbg_inode_fields[] = {
 	IH("gid", i_gid, osd2.linux2.l_i_gid_high, DBG_F_UINT),
 	I("links_count", i_links_count, DBG_F_UINT),
 	IH("blocks", i_blocks, osd2.linux2.l_i_blocks_hi, DBG_F_UINT),
-	I("flags", i_flags, DBG_F_UINT),
+	I("flags", i_flags, DBG_F_IFLAGS),
 	/* i_version: 64 bits, low half in osd1, high half in the extra
 	 * space; also settable one half at a time. */
 	IH("version", osd1.linux1.l_i_version, i_version_hi, DBG_F_UINT),
@@ -262,6 +262,66 @@ static int parse_number(const struct dbg_field *f, const char *value,
 	return dbg_parse_u64(value, max, v);
 }
 
+/* Inode flag names (the kernel's EXT4_*_FL, lower case). */
+static const struct {
+	const char *name;
+	uint32_t bit;
+} iflag_names[] = {
+	{ "secrm", 0x1 }, { "unrm", 0x2 }, { "compr", 0x4 },
+	{ "sync", 0x8 }, { "immutable", 0x10 }, { "append", 0x20 },
+	{ "nodump", 0x40 }, { "noatime", 0x80 }, { "dirty", 0x100 },
+	{ "comprblk", 0x200 }, { "nocompr", 0x400 }, { "encrypt", 0x800 },
+	{ "index", 0x1000 }, { "imagic", 0x2000 },
+	{ "journal_data", 0x4000 }, { "notail", 0x8000 },
+	{ "dirsync", 0x10000 }, { "topdir", 0x20000 },
+	{ "huge_file", 0x40000 }, { "extents", 0x80000 },
+	{ "verity", 0x100000 }, { "ea_inode", 0x200000 },
+	{ "dax", 0x2000000 }, { "inline_data", 0x10000000 },
+	{ "projinherit", 0x20000000 }, { "casefold", 0x40000000 },
+};
+
+static int iflag_bit(const char *name, size_t len, uint32_t *bit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(iflag_names) / sizeof(iflag_names[0]); i++)
+		if (strlen(iflag_names[i].name) == len &&
+		    !strncmp(iflag_names[i].name, name, len)) {
+			*bit = iflag_names[i].bit;
+			return 0;
+		}
+	return 1;
+}
+
+/* "a,b" -> exactly a|b; "+a,-b" -> OLD with a set and b cleared. */
+static int parse_iflags(const char *value, uint32_t old, uint32_t *out)
+{
+	const char *p = value;
+	uint32_t set = 0, clear = 0, bit;
+	int relative = -1;
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		int sign = (*p == '+' || *p == '-') ? *p : 0;
+
+		if (relative >= 0 && relative != !!sign)
+			return 1;	/* no mixing of the two forms */
+		relative = !!sign;
+		if (iflag_bit(p + !!sign, len - !!sign, &bit))
+			return 1;
+		if (sign == '-')
+			clear |= bit;
+		else
+			set |= bit;
+		p += len + (end != NULL);
+	}
+	if (relative < 0)
+		return 1;
+	*out = relative ? (old | set) & ~clear : set;
+	return 0;
+}
+
 int dbg_field_set(const struct dbg_field *f, int index, unsigned char *buf,
 		  size_t buflen, const char *value)
 {
@@ -290,6 +350,17 @@ int dbg_field_set(const struct dbg_field *f, int index, unsigned char *buf,
 		memset(buf + off, 0, f->size);
 		memcpy(buf + off, value, strlen(value));
 		return 0;
+	case DBG_F_IFLAGS:
+		if (f->size == 4 && parse_number(f, value, &v)) {
+			uint32_t old, nv;
+
+			memcpy(&old, buf + off, 4);
+			if (parse_iflags(value, old, &nv))
+				return DBG_FIELD_BAD_VALUE;
+			memcpy(buf + off, &nv, 4);
+			return 0;
+		}
+		break;
 	}
 	if (parse_number(f, value, &v))
 		return DBG_FIELD_BAD_VALUE;
