@@ -528,8 +528,9 @@ static void progress(struct pop_ctx *c, int force)
 	if (!force && c->sum->entries < c->next_report)
 		return;
 	c->next_report = c->sum->entries + 512;
-	c->opts->progress(c->sum->entries, c->opts->total,
-			  c->opts->progress_priv);
+	/* the end is 100% even when the total was an estimate */
+	c->opts->progress(c->sum->entries, force ? c->sum->entries :
+			  c->opts->total, c->opts->progress_priv);
 }
 
 static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
@@ -740,7 +741,8 @@ errcode_t e2x_populate(ext2_filsys fs, ext2_ino_t root,
 		err = failed_at(&c, finish_dir(&c, rdir, NULL, &rst, root,
 				opts && (opts->flags &
 					 E2X_POP_KEEP_ROOT_OWNER)));
-	progress(&c, 1);
+	if (!err)
+		progress(&c, 1);
 out:
 	if (rdir)
 		src->ops->close_dir(src->priv, rdir);

@@ -444,7 +444,10 @@ static errcode_t is_count(void *s, uint64_t *n, uint64_t *bytes)
 	struct imgsrc *is = s;
 	struct ext2_super_block *sb = is->fs->super;
 
+	/* inodes in use but the reserved ones (the root among them);
+	 * extra hard links make the true count a little larger */
 	*n = sb->s_inodes_count - sb->s_free_inodes_count;
+	*n = *n > EXT2_FIRST_INO(sb) - 1 ? *n - (EXT2_FIRST_INO(sb) - 1) : 0;
 	if (bytes)
 		*bytes = (ext2fs_blocks_count(sb) -
 			  ext2fs_free_blocks_count(sb)) * is->fs->blocksize;
