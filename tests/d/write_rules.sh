@@ -4,7 +4,8 @@
 # (read with our stat before and after), breakage made with sif / ssv /
 # feature is reported by our dir_check with the expected problem, and on a
 # read-only open each writing command is refused with one line and leaves
-# the image byte for byte unchanged.
+# the image byte for byte unchanged; so is a writing command given bad
+# input on a read-write open.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 here=$top_srcdir/tests/d
@@ -56,13 +57,14 @@ while IFS='|' read -r kind name opts setup cmd a1 a2 <&3; do
 		fi
 		grep -Eq "$a2" "$work/dc" ||
 			bad="$bad; dir_check: $(tr '\n' ' ' < "$work/dc")" ;;
-	ro)
+	ro|bad)
 		sum=$(sha256sum < "$img")
-		"$dbg" -f "$work/cmd" "$img" > "$work/out" 2> "$work/err" &&
-			bad="$bad; read-only '$cmd' succeeded"
+		if [ "$kind" = ro ]; then w=; want=read-only; else w=-w; want=$a1; fi
+		"$dbg" $w -f "$work/cmd" "$img" > "$work/out" 2> "$work/err" &&
+			bad="$bad; '$cmd' succeeded"
 		[ "$(wc -l < "$work/err")" = 1 ] ||
 			bad="$bad; $(wc -l < "$work/err") lines on stderr"
-		grep -q 'read-only' "$work/err" ||
+		grep -Eq "$want" "$work/err" ||
 			bad="$bad; said: $(head -2 "$work/err")"
 		[ "$(sha256sum < "$img")" = "$sum" ] ||
 			bad="$bad; the image changed" ;;
