@@ -11,7 +11,7 @@ EXTRA_DIST += tests/d/errors.sh tests/d/errors.cases tests/d/kernel.sh \
 	tests/d/itree.sh tests/d/journal.sh tests/d/journal.cases \
 	tests/d/hash.sh tests/d/hash.cases \
 	tests/d/write.sh tests/d/write.cases tests/d/write_rules.sh \
-	tests/d/write_rules.cases tests/d/session.sh
+	tests/d/write_rules.cases tests/d/session.sh tests/d/write_long.cases
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dbg_parse

@@ -9,7 +9,8 @@
 #      made them; no EXT4-fs warning or error for our loop device;
 #   4. read-write mounts: the kernel adds and removes a name in every
 #      checked directory, and the reference e2fsck is still clean after.
-# Kernel steps SKIP (77) without root and loop devices.
+# E2X_LONG=1 adds the larger rows of write_long.cases.  Needs root and
+# loop devices (SKIP, 77, otherwise).
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 here=$top_srcdir/tests/d
@@ -160,7 +161,9 @@ kernel_touch() {
 	done
 }
 
-grep -v '^#' "$here/write.cases" | grep . > "$work/cases"
+{ cat "$here/write.cases"
+  [ -n "${E2X_LONG:-}" ] && cat "$here/write_long.cases"; } |
+	grep -v '^#' | grep . > "$work/cases"
 n=0
 while IFS='|' read -r name opts size cmds checks <&3; do
 	n=$((n + 1))
