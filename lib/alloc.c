@@ -94,6 +94,7 @@ static errcode_t pick_block(ext2_filsys fs, ext2_ino_t ino,
 {
 	struct blk_alloc_ctx ctx;
 	blk64_t goal, mask = EXT2FS_CLUSTER_MASK(fs);
+	char *zbuf = NULL;
 	errcode_t err;
 
 	*fresh = 0;
@@ -112,7 +113,13 @@ static errcode_t pick_block(ext2_filsys fs, ext2_ino_t ino,
 	ctx.lblk = lblk;
 	ctx.flags = BLOCK_ALLOC_DATA;
 	goal = ext2fs_find_inode_goal(fs, ino, small(inode), lblk);
-	err = ext2fs_alloc_block3(fs, goal, NULL, pblk, &ctx);
+	/* With a buffer libext2fs zeroes the new block through the I/O
+	 * cache; without one it issues a zero-out call for every block. */
+	err = ext2fs_get_mem(fs->blocksize, &zbuf);
+	if (err)
+		return err;
+	err = ext2fs_alloc_block3(fs, goal, zbuf, pblk, &ctx);
+	ext2fs_free_mem(&zbuf);
 	if (err)
 		return err;
 	*pblk = (*pblk & ~mask) | (lblk & mask);

@@ -20,12 +20,14 @@ struct e2x_pop_stat {
 	uint32_t flags;		/* EXT2_*_FL the user may set (chattr) */
 	uint32_t projid;
 	uint64_t id;		/* identity for hard links */
+	uint64_t alloc_bytes;	/* space the source allocates (holes: less) */
 	unsigned int have;	/* E2X_POP_HAVE_* */
 	uint32_t reserved[4];
 };
 #define E2X_POP_HAVE_CRTIME	0x0001
 #define E2X_POP_HAVE_FLAGS	0x0002
 #define E2X_POP_HAVE_PROJID	0x0004
+#define E2X_POP_HAVE_ALLOC	0x0008	/* alloc_bytes is known */
 
 /* One directory entry of a source. */
 struct e2x_pop_entry {
@@ -74,7 +76,9 @@ struct e2x_pop_source {
 	void *priv;
 	const char *kind;	/* "directory" or "image" */
 	uint64_t blocks_hint;	/* bytes the source holds, if known */
+	unsigned int want;	/* E2X_POP_WANT_*, set by the engine */
 };
+#define E2X_POP_WANT_PROJID	0x0001	/* the target keeps project ids */
 
 /* Open SOURCE: a directory, or an ext2/3/4 image file or block device
  * (read-only).  Refusals (E2X_ERR_MOUNTED for a read-write mounted image,

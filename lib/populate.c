@@ -137,43 +137,95 @@ static void apply_stat(ext2_filsys fs, struct ext2_inode_large *in,
 		in->i_projid = st->projid;
 }
 
-static errcode_t set_one_xattr(const char *name, const void *value,
-			       size_t len, void *priv)
-{
-	struct ext2_xattr_handle *h = priv;
+/* The source's attributes, gathered before the target is touched. */
+struct xa_list {
+	char **names;
+	void **values;
+	size_t *lens;
+	size_t n, cap;
+};
 
-	return ext2fs_xattr_set(h, name, value, len);
+static errcode_t gather_xattr(const char *name, const void *value,
+			      size_t len, void *priv)
+{
+	struct xa_list *l = priv;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		char **nn = realloc(l->names, cap * sizeof(*nn));
+		void **nv;
+		size_t *nl;
+
+		if (!nn)
+			return EXT2_ET_NO_MEMORY;
+		l->names = nn;
+		nv = realloc(l->values, cap * sizeof(*nv));
+		if (!nv)
+			return EXT2_ET_NO_MEMORY;
+		l->values = nv;
+		nl = realloc(l->lens, cap * sizeof(*nl));
+		if (!nl)
+			return EXT2_ET_NO_MEMORY;
+		l->lens = nl;
+		l->cap = cap;
+	}
+	l->names[l->n] = strdup(name);
+	l->values[l->n] = malloc(len ? len : 1);
+	if (!l->names[l->n] || !l->values[l->n]) {
+		free(l->names[l->n]);
+		free(l->values[l->n]);
+		return EXT2_ET_NO_MEMORY;
+	}
+	memcpy(l->values[l->n], value, len);
+	l->lens[l->n] = len;
+	l->n++;
+	return 0;
+}
+
+static void xa_list_free(struct xa_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->names[i]);
+		free(l->values[i]);
+	}
+	free(l->names);
+	free(l->values);
+	free(l->lens);
 }
 
 /* Extended attributes through libext2fs, which places them in the inode
  * or a block, keeps system.data (inline content) in the inode and stores
- * POSIX ACLs in the ext4 layout.  The inode is on disk already. */
+ * POSIX ACLs in the ext4 layout.  The inode is on disk already; nothing
+ * is opened when the source has no attributes. */
 static errcode_t copy_xattrs(struct pop_ctx *c, void *dir,
 			     struct e2x_pop_entry *e, void *handle,
 			     ext2_ino_t ino)
 {
 	struct ext2_xattr_handle *h = NULL;
-	size_t before = 0, after = 0;
+	struct xa_list l;
 	errcode_t err;
+	size_t i;
 
-	if (!c->src->ops->xattrs)
+	if (!c->src->ops->xattrs || !ext2fs_has_feature_xattr(c->fs->super))
 		return 0;
-	if (!ext2fs_has_feature_xattr(c->fs->super))
-		return 0;
+	memset(&l, 0, sizeof(l));
+	err = c->src->ops->xattrs(c->src->priv, dir, e, handle, gather_xattr,
+				  &l);
+	if (err || !l.n)
+		goto out;
 	err = ext2fs_xattrs_open(c->fs, ino, &h);
 	if (err)
-		return err;
+		goto out;
 	err = ext2fs_xattrs_read(h);
+	for (i = 0; i < l.n && !err; i++)
+		err = ext2fs_xattr_set(h, l.names[i], l.values[i], l.lens[i]);
 	if (!err)
-		err = ext2fs_xattrs_count(h, &before);
-	if (!err)
-		err = c->src->ops->xattrs(c->src->priv, dir, e, handle,
-					  set_one_xattr, h);
-	if (!err)
-		err = ext2fs_xattrs_count(h, &after);
-	if (!err)
-		c->sum->xattrs += after - before;
+		c->sum->xattrs += l.n;
 	ext2fs_xattrs_close(&h);
+out:
+	xa_list_free(&l);
 	return err;
 }
 
@@ -733,6 +785,8 @@ errcode_t e2x_populate(ext2_filsys fs, ext2_ino_t root,
 		if (err)
 			goto out;
 	}
+	if (ext2fs_has_feature_project(fs->super))
+		src->want |= E2X_POP_WANT_PROJID;
 	err = failed_at(&c, src->ops->root(src->priv, &rdir, &rst));
 	if (err)
 		goto out;

@@ -24,11 +24,13 @@
 struct dirsrc {
 	char *path;
 	dev_t root_dev;
+	struct e2x_pop_source *src;	/* for src->want */
 };
 
 /* A directory handle is its descriptor; a file handle too. */
 struct dfile {
 	int fd;
+	int dense;	/* no holes: data ranges need no lseek */
 };
 
 static errcode_t errno_code(void)
@@ -59,13 +61,16 @@ static void fill_stat(struct dirsrc *ds, const struct statx *sx,
 		st->have |= E2X_POP_HAVE_CRTIME;
 	}
 	st->id = sx->stx_ino;
+	st->alloc_bytes = sx->stx_blocks * 512;
+	st->have |= E2X_POP_HAVE_ALLOC;
 	if (makedev(sx->stx_dev_major, sx->stx_dev_minor) != ds->root_dev)
 		st->id ^= ((uint64_t)sx->stx_dev_major << 52) ^
 			  ((uint64_t)sx->stx_dev_minor << 40);
 }
 
-/* chattr flags and project id of an open file or directory. */
-static void fill_attrs(int fd, struct e2x_pop_stat *st)
+/* chattr flags and (when wanted) project id of an open file or
+ * directory. */
+static void fill_attrs(int fd, struct e2x_pop_stat *st, int projid)
 {
 	struct fsxattr fsx;
 	int fl;
@@ -74,7 +79,7 @@ static void fill_attrs(int fd, struct e2x_pop_stat *st)
 		st->flags = (uint32_t)fl;
 		st->have |= E2X_POP_HAVE_FLAGS;
 	}
-	if (ioctl(fd, FS_IOC_FSGETXATTR, &fsx) == 0) {
+	if (projid && ioctl(fd, FS_IOC_FSGETXATTR, &fsx) == 0) {
 		st->projid = fsx.fsx_projid;
 		st->have |= E2X_POP_HAVE_PROJID;
 	}
@@ -101,7 +106,7 @@ static errcode_t ds_root(void *s, void **dir, struct e2x_pop_stat *st)
 	}
 	ds->root_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
 	fill_stat(ds, &sx, st);
-	fill_attrs(d->fd, st);
+	fill_attrs(d->fd, st, ds->src->want & E2X_POP_WANT_PROJID);
 	*dir = d;
 	return 0;
 }
@@ -186,8 +191,8 @@ out:
 	return 0;
 }
 
-static errcode_t ds_open_at(struct dfile *d, struct e2x_pop_entry *e,
-			    int flags, void **out)
+static errcode_t ds_open_at(struct dirsrc *ds, struct dfile *d,
+			    struct e2x_pop_entry *e, int flags, void **out)
 {
 	struct dfile *f = calloc(1, sizeof(*f));
 
@@ -204,7 +209,8 @@ static errcode_t ds_open_at(struct dfile *d, struct e2x_pop_entry *e,
 		free(f);
 		return err;
 	}
-	fill_attrs(f->fd, &e->st);
+	fill_attrs(f->fd, &e->st, ds->src->want & E2X_POP_WANT_PROJID);
+	f->dense = e->st.alloc_bytes >= e->st.size;
 	*out = f;
 	return 0;
 }
@@ -212,8 +218,7 @@ static errcode_t ds_open_at(struct dfile *d, struct e2x_pop_entry *e,
 static errcode_t ds_open_dir(void *s, void *dir, struct e2x_pop_entry *e,
 			     void **sub)
 {
-	(void)s;
-	return ds_open_at(dir, e, O_DIRECTORY, sub);
+	return ds_open_at(s, dir, e, O_DIRECTORY, sub);
 }
 
 static void ds_close(void *s, void *h)
@@ -230,8 +235,7 @@ static void ds_close(void *s, void *h)
 static errcode_t ds_open_file(void *s, void *dir, struct e2x_pop_entry *e,
 			      void **f)
 {
-	(void)s;
-	return ds_open_at(dir, e, O_NONBLOCK, f);
+	return ds_open_at(s, dir, e, O_NONBLOCK, f);
 }
 
 static errcode_t ds_next_data(void *s, void *fh, uint64_t off,
@@ -241,6 +245,11 @@ static errcode_t ds_next_data(void *s, void *fh, uint64_t off,
 	off_t a, b;
 
 	(void)s;
+	if (f->dense) {
+		*start = off;
+		*end = UINT64_MAX;
+		return 0;
+	}
 	a = lseek(f->fd, (off_t)off, SEEK_DATA);
 	if (a < 0) {
 		if (errno == ENXIO) {
@@ -458,6 +467,7 @@ errcode_t e2x_pop_dirsrc_open(const char *path, struct e2x_pop_source *src,
 		return EXT2_ET_NO_MEMORY;
 	}
 	raise_fd_limit();
+	ds->src = src;
 	src->ops = &dirsrc_ops;
 	src->priv = ds;
 	src->kind = "directory";
