@@ -15,6 +15,7 @@ struct centry {
 	struct centry *hnext;		/* hash chain */
 	struct centry *prev, *next;	/* LRU: head most recent */
 	int dirty;
+	uint64_t tag;			/* new with every new content */
 	char *data;
 };
 
@@ -30,6 +31,14 @@ struct cache_chan {
 	int writethrough;
 	struct e2x_cache_io_stats st;
 };
+
+/* Tags are unique across every cache channel of the process. */
+static uint64_t tag_counter;
+
+static uint64_t new_tag(void)
+{
+	return __atomic_add_fetch(&tag_counter, 1, __ATOMIC_RELAXED);
+}
 
 static struct cache_chan *cc_of(io_channel ch)
 {
@@ -184,6 +193,7 @@ static void insert(struct cache_chan *cc, struct centry *e,
 	size_t h = hash_of(cc, blk);
 
 	e->blk = blk;
+	e->tag = new_tag();
 	e->dirty = 0;
 	set_dirty(cc, e, dirty);
 	e->hnext = cc->hash[h];
@@ -243,6 +253,7 @@ static void overlap(io_channel ch, uint64_t off, size_t size, char *buf,
 			continue;
 		}
 		memcpy(e->data + (s - b * bs), buf + (s - off), t - s);
+		e->tag = new_tag();
 		if (t - s == bs)
 			set_dirty(cc, e, 0);
 	}
@@ -311,6 +322,7 @@ static errcode_t cache_write_blk64(io_channel ch, unsigned long long blk,
 	if (e) {
 		cc->st.hits++;
 		memcpy(e->data, data, ch->block_size);
+		e->tag = new_tag();
 		set_dirty(cc, e, 1);
 		if (cc->lru.next != e) {
 			lru_unlink(e);
@@ -546,6 +558,8 @@ static errcode_t cache_open(const char *name, int flags, io_channel *chp)
 	err = unix_io_manager->open(name, flags, &cc->real);
 	if (err)
 		goto fail;
+	/* one cache is enough, and device errors then show at once */
+	(void)io_channel_set_options(cc->real, "cache=off");
 	ch->block_size = cc->real->block_size;
 	ch->flags = cc->real->flags;
 	err = resize(ch, (size_t)E2X_CACHE_IO_DEFAULT_MB << 20);
@@ -579,18 +593,38 @@ static struct struct_io_manager cache_manager = {
 
 io_manager e2x_cache_io_manager = &cache_manager;
 
+static struct cache_chan *cache_chan_of(io_channel ch);
+
 errcode_t e2x_cache_io_stats(io_channel ch, struct e2x_cache_io_stats *st)
 {
-	struct cache_chan *cc;
+	struct cache_chan *cc = cache_chan_of(ch);
 
-	if (!ch || ch->magic != EXT2_ET_MAGIC_IO_CHANNEL ||
-	    ch->manager != e2x_cache_io_manager)
-		return EXT2_ET_MAGIC_IO_CHANNEL;
-	cc = cc_of(ch);
-	if (!cc || cc->magic != E2X_CACHE_MAGIC)
+	if (!cc)
 		return EXT2_ET_MAGIC_IO_CHANNEL;
 	*st = cc->st;
 	st->cached = cc->n;
 	st->dirty = cc->ndirty;
 	return 0;
+}
+
+static struct cache_chan *cache_chan_of(io_channel ch)
+{
+	struct cache_chan *cc;
+
+	if (!ch || ch->magic != EXT2_ET_MAGIC_IO_CHANNEL ||
+	    ch->manager != e2x_cache_io_manager)
+		return NULL;
+	cc = cc_of(ch);
+	return cc && cc->magic == E2X_CACHE_MAGIC ? cc : NULL;
+}
+
+uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk)
+{
+	struct cache_chan *cc = cache_chan_of(ch);
+	struct centry *e;
+
+	if (!cc)
+		return 0;
+	e = lookup(cc, blk);
+	return e ? e->tag : 0;
 }

@@ -28,4 +28,12 @@ struct e2x_cache_io_stats {
 };
 errcode_t e2x_cache_io_stats(io_channel ch, struct e2x_cache_io_stats *st);
 
+/*
+ * A tag for the cached content of block BLK: nonzero, unique in the
+ * process, and changed by every write that reaches the cached copy; 0 when
+ * CH is no cache channel or BLK is not cached.  Equal tags mean equal
+ * bytes, so a checksum verified under a tag need not be checked again.
+ */
+uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk);
+
 #endif

@@ -46,6 +46,7 @@ struct itree_ctx {
 	unsigned int *offs;	/* entry offsets of one node */
 	blk64_t goal;		/* 0 until the first allocation */
 	char *mem;		/* every buffer above, one allocation */
+	size_t memlen;
 	blk64_t reserve[E2X_ITREE_MAX_LEVELS + 1];	/* nodes set aside */
 	unsigned int nreserve;
 };
@@ -66,6 +67,9 @@ int itree_memo_hit(uint32_t seed, blk64_t blk, const char *buf,
 		   unsigned int bs);
 void itree_memo_put(uint32_t seed, blk64_t blk, const char *buf,
 		    unsigned int bs);
+/* the same keyed by a cache channel's content tag (0: no tag, no hit) */
+int itree_memo_tag_hit(uint32_t seed, blk64_t blk, uint64_t tag);
+void itree_memo_tag_put(uint32_t seed, blk64_t blk, uint64_t tag);
 
 /* itree_node.c */
 errcode_t itree_ctx_init(struct itree_ctx *c, ext2_filsys fs, ext2_ino_t dir,

@@ -36,6 +36,7 @@ errcode_t itree_offsets(struct itree_ctx *c, char *buf, unsigned int *offs,
 	struct e2x_itree_node *h = itree_hdr(buf);
 	unsigned int n = ext2fs_le16_to_cpu(h->in_count);
 	unsigned int used = ext2fs_le16_to_cpu(h->in_used);
+	const unsigned char *area = (unsigned char *)buf + E2X_ITREE_HDR_SIZE;
 	unsigned int off = 0, i;
 
 	if (used > c->area || n > ITREE_MAX_ENTRIES)
@@ -52,7 +53,7 @@ errcode_t itree_offsets(struct itree_ctx *c, char *buf, unsigned int *offs,
 		if (off + E2X_ITREE_LEAF_HDR > used)
 			return E2X_ERR_ITREE_CORRUPT;
 		offs[i] = off;
-		off += itree_entry_len(buf, off);
+		off += E2X_ITREE_LEAF_LEN(area[off + 8]);
 		if (off > used)
 			return E2X_ERR_ITREE_CORRUPT;
 	}
@@ -112,6 +113,25 @@ static int header_sane(struct itree_ctx *c, const struct e2x_itree_node *h)
 	return n * E2X_ITREE_LEAF_LEN(1) <= used;
 }
 
+/* The node's checksum, unless these very bytes passed before: the cache
+ * channel's tag says so without looking at them, else the byte memo. */
+static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, char *buf)
+{
+	uint64_t tag = e2x_cache_io_tag(c->fs->io, blk);
+
+	if (tag ? itree_memo_tag_hit(c->seed, blk, tag) :
+		  itree_memo_hit(c->seed, blk, buf, c->bs))
+		return 0;
+	if (ext2fs_le32_to_cpu(itree_hdr(buf)->in_checksum) !=
+	    itree_node_csum(c, buf, blk))
+		return E2X_ERR_ITREE_CORRUPT;
+	if (tag)
+		itree_memo_tag_put(c->seed, blk, tag);
+	else
+		itree_memo_put(c->seed, blk, buf, c->bs);
+	return 0;
+}
+
 /* Read a node and check magic, owner, generation, counts, checksum and
  * (when LEVEL >= 0) its level. */
 errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
@@ -134,12 +154,8 @@ errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 		return E2X_ERR_ITREE_CORRUPT;
 	if (!header_sane(c, h))
 		return E2X_ERR_ITREE_CORRUPT;
-	if (c->csum && !itree_memo_hit(c->seed, blk, buf, c->bs)) {
-		if (ext2fs_le32_to_cpu(h->in_checksum) !=
-		    itree_node_csum(c, buf, blk))
-			return E2X_ERR_ITREE_CORRUPT;
-		itree_memo_put(c->seed, blk, buf, c->bs);
-	}
+	if (c->csum)
+		return check_csum(c, blk, buf);
 	return 0;
 }
 
@@ -152,8 +168,14 @@ errcode_t itree_write_node(struct itree_ctx *c, blk64_t blk, char *buf)
 	h->in_checksum = c->csum ?
 		ext2fs_cpu_to_le32(itree_node_csum(c, buf, blk)) : 0;
 	err = io_channel_write_blk64(c->fs->io, blk, 1, buf);
-	if (!err && c->csum)
-		itree_memo_put(c->seed, blk, buf, c->bs);
+	if (!err && c->csum) {
+		uint64_t tag = e2x_cache_io_tag(c->fs->io, blk);
+
+		if (tag)
+			itree_memo_tag_put(c->seed, blk, tag);
+		else
+			itree_memo_put(c->seed, blk, buf, c->bs);
+	}
 	return err;
 }
 

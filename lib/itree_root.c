@@ -3,6 +3,7 @@
  * attribute system.itree, and the context every itree operation runs in.
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "itree-int.h"
@@ -112,6 +113,75 @@ static uint32_t dir_seed(ext2_filsys fs, ext2_ino_t ino, uint32_t gen)
 }
 
 /*
+ * Each thread keeps the scratch memory of its last operation for the next
+ * one: an insert or remove then costs no malloc of a few node buffers.
+ */
+struct scratch {
+	char *mem;
+	size_t len;
+};
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static int scratch_ok;
+
+static void scratch_drop(void *p)
+{
+	struct scratch *s = p;
+
+	free(s->mem);
+	free(s);
+}
+
+static void scratch_init(void)
+{
+	scratch_ok = !pthread_key_create(&scratch_key, scratch_drop);
+}
+
+/* LEN bytes (*GOT: their real size), from the thread's spare if it is big
+ * enough, else fresh. */
+static char *scratch_take(size_t len, size_t *got)
+{
+	struct scratch *s;
+	char *m;
+
+	pthread_once(&scratch_once, scratch_init);
+	s = scratch_ok ? pthread_getspecific(scratch_key) : NULL;
+	if (s && s->mem && s->len >= len) {
+		m = s->mem;
+		*got = s->len;
+		s->mem = NULL;
+		return m;
+	}
+	*got = len;
+	return malloc(len);
+}
+
+/* Keep MEM as the thread's spare (the larger one wins). */
+static void scratch_give(char *mem, size_t len)
+{
+	struct scratch *s;
+
+	if (!mem)
+		return;
+	s = scratch_ok ? pthread_getspecific(scratch_key) : NULL;
+	if (scratch_ok && !s) {
+		s = calloc(1, sizeof(*s));
+		if (s && pthread_setspecific(scratch_key, s)) {
+			free(s);
+			s = NULL;
+		}
+	}
+	if (!s || (s->mem && s->len >= len)) {
+		free(mem);
+		return;
+	}
+	free(s->mem);
+	s->mem = mem;
+	s->len = len;
+}
+
+/*
  * Set up C for directory DIR.  With NEED_ROOT the root record must exist
  * (E2X_ERR_NOT_FOUND otherwise, also when the fs lacks the feature).
  */
@@ -142,8 +212,9 @@ errcode_t itree_ctx_init(struct itree_ctx *c, ext2_filsys fs, ext2_ino_t dir,
 	}
 	/* a path buffer per level, 3 spares, a wide one, the offsets */
 	n = (need_root ? c->levels : E2X_ITREE_MAX_LEVELS) + 3 + 2;
-	c->mem = malloc((size_t)n * c->bs +
-			sizeof(*c->offs) * (2 * c->bs / 12 + 4));
+	c->mem = scratch_take((size_t)n * c->bs +
+			      sizeof(*c->offs) * (2 * c->bs / 12 + 4),
+			      &c->memlen);
 	if (!c->mem)
 		return EXT2_ET_NO_MEMORY;
 	p = c->mem;
@@ -162,6 +233,6 @@ void itree_ctx_free(struct itree_ctx *c)
 
 	for (i = 0; i < E2X_ITREE_MAX_LEVELS; i++)
 		c->path[i].buf = NULL;
-	free(c->mem);
+	scratch_give(c->mem, c->memlen);
 	c->mem = NULL;
 }

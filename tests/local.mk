@@ -114,4 +114,11 @@ tests_unit_test_overlay_io_SOURCES = tests/unit/unit.h \
 tests_unit_test_overlay_io_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_overlay_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_overlay_io
+
+check_PROGRAMS += tests/unit/test_cache_io
+tests_unit_test_cache_io_SOURCES = tests/unit/unit.h \
+	tests/unit/test_cache_io.c
+tests_unit_test_cache_io_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_cache_io_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_cache_io
 endif

@@ -238,7 +238,19 @@ fail:
 	return -1;
 }
 
-static int run_config(const struct config *cfg, int longrun)
+/* Every config runs over plain unix_io and over the write-back cache
+ * channel (1 MiB, so dirty nodes are evicted), where node checksums are
+ * skipped by content tag. */
+static const struct iopath {
+	const char *name;
+	const char *opts;
+} iopaths[] = {
+	{ "unix", NULL },
+	{ "cache", "cache_mb=1" },
+};
+
+static int run_config(const struct config *cfg, const struct iopath *io,
+		      int longrun)
 {
 	char path[] = "/tmp/e2x-itreemodel-XXXXXX", cmd[1024], tool[512];
 	const char *env = getenv("E2X_TEST_MKE2FS");
@@ -268,8 +280,9 @@ static int run_config(const struct config *cfg, int longrun)
 		 tool, cfg->mkfs, path, cfg->size);
 	if (run(cmd))
 		FAIL("%s", cmd);
-	err = ext2fs_open(path, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0,
-			  unix_io_manager, &fs);
+	err = ext2fs_open2(path, io->opts, EXT2_FLAG_RW | EXT2_FLAG_64BITS,
+			   0, 0, io->opts ? e2x_cache_io_manager :
+			   unix_io_manager, &fs);
 	if (!err)
 		err = ext2fs_read_bitmaps(fs);
 	if (!err)
@@ -351,8 +364,8 @@ static int run_config(const struct config *cfg, int longrun)
 		 "E2FSCK_CONFIG=/dev/null /usr/sbin/e2fsck -fn %s >&2", path);
 	if (run(cmd))
 		FAIL("reference e2fsck -fn not clean after drop");
-	printf("PASS %s: %lu ops, %zu entries left\n", cfg->name, fill + ops,
-	       m.n);
+	printf("PASS %s over %s: %lu ops, %zu entries left\n", cfg->name,
+	       io->name, fill + ops, m.n);
 	rc = 0;
 fail:
 	if (fs)
@@ -367,7 +380,7 @@ int main(int argc, char **argv)
 {
 	const char *l = getenv("E2X_LONG");
 	int longrun = l && *l && strcmp(l, "0");
-	size_t i;
+	size_t i, j;
 	int bad = 0, ran = 0;
 
 	e2x_init_errors();
@@ -375,8 +388,12 @@ int main(int argc, char **argv)
 		if (argc > 1 && strcmp(argv[1], configs[i].name))
 			continue;
 		ran++;
-		if (run_config(&configs[i], longrun))
-			bad++;
+		for (j = 0; j < sizeof(iopaths) / sizeof(iopaths[0]); j++)
+			if (run_config(&configs[i], &iopaths[j], longrun)) {
+				fprintf(stderr, "(%s over %s)\n",
+					configs[i].name, iopaths[j].name);
+				bad++;
+			}
 	}
 	if (!ran) {
 		fprintf(stderr, "no config named %s\n", argv[1]);
