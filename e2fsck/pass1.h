@@ -37,6 +37,7 @@ struct p1_inode {
 	uint32_t ext_next;	/* extent walk: first lblk still free */
 	uint32_t inline_cap;	/* inline data: bytes it can hold */
 	uint32_t ea_inodes;	/* value inodes charged to this inode */
+	uint64_t walked;	/* blocks and map nodes visited (loop guard) */
 	blk_visit_fn visit;	/* pass 1 claims; pass 1b counts */
 	void *priv;
 };

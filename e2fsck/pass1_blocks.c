@@ -110,12 +110,36 @@ void p1_block_problem(struct p1_inode *st, problem_t code,
 	fix_problem(st->ctx, code, pctx);
 }
 
+/*
+ * A map whose nodes point at the same lower nodes again and again can
+ * make a walk take (entries per node)^depth steps.  A sane map visits no
+ * more blocks than the file system has; past twice that, stop.  Returns
+ * nonzero when the walk must stop.
+ */
+static int walk_budget(struct p1_inode *st, blk64_t n)
+{
+	struct problem_ctx pctx;
+	uint64_t limit = 2 * ext2fs_blocks_count(st->fs->super) + 1024;
+
+	st->walked += n;
+	if (st->walked <= limit)
+		return 0;
+	if (st->nerrors <= P1_MAX_BLOCK_ERRORS) {
+		pctx_clear(&pctx);
+		p1_block_problem(st, PR_1_MAP_LOOP, &pctx);
+	}
+	st->nerrors = P1_MAX_BLOCK_ERRORS + 1;
+	return 1;
+}
+
 /* Data blocks LBLK.. mapped at PBLK..: claim, note directory blocks. */
 static void map_data(struct p1_inode *st, uint64_t lblk, blk64_t pblk,
 		     blk64_t n, int init)
 {
 	blk64_t i;
 
+	if (walk_budget(st, n))
+		return;
 	st->visit(st, pblk, n, BK_DATA);
 	st->ndata += n;
 	if ((int64_t)(lblk + n - 1) > st->last_lblk)
@@ -221,6 +245,8 @@ static void walk_index(struct p1_inode *st, struct ext3_extent_header *eh,
 			p1_block_problem(st, PR_1_EXTENT_BOUNDS, &pctx);
 			continue;
 		}
+		if (walk_budget(st, 1))
+			break;
 		st->visit(st, child, 1, BK_MAP);
 		if (io_channel_read_blk64(fs->io, child, 1, buf)) {
 			p1_block_problem(st, PR_1_EXTENT_READ, &pctx);
@@ -292,6 +318,8 @@ static void walk_ind(struct p1_inode *st, blk64_t blk, int level,
 
 	for (l = 1; l < level; l++)
 		span *= apb;
+	if (walk_budget(st, 1))
+		return;
 	st->visit(st, blk, 1, BK_MAP);
 	if (ext2fs_get_mem(fs->blocksize, &map))
 		return;
@@ -365,6 +393,7 @@ void p1_walk_blocks(struct p1_inode *st)
 	st->last_init_lblk = -1;
 	st->ext_next = 0;
 	st->last_data_cluster = ~(blk64_t)0;
+	st->walked = 0;
 	if (st->inode->i_flags & EXT4_EXTENTS_FL)
 		walk_extent_node(st, st->inode->i_block,
 				 sizeof(st->inode->i_block), -1, 0, 0,

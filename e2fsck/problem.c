@@ -240,6 +240,9 @@ static const struct problem_row rows[] = {
 { PR_1_EXTRA_TIME, PROMPT_FIX, NR,
   "Inode {ino}'s {str} time uses the old pre-1970 encoding, which now "
   "reads as a date centuries ahead" },
+{ PR_1_MAP_LOOP, PROMPT_CLEAR_INODE, NR,
+  "Inode {ino}'s block map reaches the same blocks over and over; "
+  "stopped walking it" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },

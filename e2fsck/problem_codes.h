@@ -108,6 +108,7 @@
 #define PR_1_FILE_ACL_HI		0x01003c
 #define PR_1_FADDR			0x01003d
 #define PR_1_EXTRA_TIME			0x01003e
+#define PR_1_MAP_LOOP			0x01003f
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001

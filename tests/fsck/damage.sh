@@ -79,6 +79,21 @@ htree_order() {	# last index entry of /wide's root: hash pushed to the top
 }
 link_count() { dbg "sif /small links_count 5"; }
 quota_chown() { dbg "sif /big uid 4242"; }
+map_loop() {	# /big's double and triple indirect maps all reach one block
+	ind=$("$debugfs" -R "stat /big" "$img" 2>/dev/null |
+		sed -n 's/.*(IND):\([0-9]*\).*/\1/p')
+	[ -n "$ind" ] || return 1
+	bs=$(bsize)
+	d=$(( $(blk_of /big 0) + 2000 )); t=$((d + 1))
+	python3 - "$img" "$bs" "$ind" "$d" "$t" <<'PY'
+import struct, sys
+img, bs, ind, d, t = sys.argv[1], *map(int, sys.argv[2:])
+with open(img, "r+b") as f:
+    f.seek(d * bs); f.write(struct.pack("<I", ind) * (bs // 4))
+    f.seek(t * bs); f.write(struct.pack("<I", d) * (bs // 4))
+PY
+	dbg "sif /big block[DIND] $d" && dbg "sif /big block[TIND] $t"
+}
 bitmap_clear() {
 	b=$(blk_of /big 0)
 	dbg "freeb $b 4"
