@@ -88,7 +88,14 @@ DBG_CMD(do_write)
 		goto out;
 	}
 	if (!err) {
-		err = copy_content(ctx->fs, ino, fd, (size_t)st.st_size);
+		uint64_t v = 0;
+
+		err = dbg_one_version(ctx, ino, &v, 1);
+		if (!err)
+			err = copy_content(ctx->fs, ino, fd,
+					   (size_t)st.st_size);
+		if (!err)
+			err = dbg_one_version(ctx, ino, &v, 0);
 		if (err)	/* no half-written file left behind */
 			e2x_dir_unlink(ctx->fs, dir, name, strlen(name), 0);
 	}

@@ -170,8 +170,14 @@ DBG_CMD(do_symlink)
 	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
 			    LINUX_S_IFLNK | 0777, 0, &ino);
 	if (!err) {
-		err = e2x_symlink_write(ctx->fs, ino, argv[2],
-					strlen(argv[2]), 0);
+		uint64_t v = 0;
+
+		err = dbg_one_version(ctx, ino, &v, 1);
+		if (!err)
+			err = e2x_symlink_write(ctx->fs, ino, argv[2],
+						strlen(argv[2]), 0);
+		if (!err)
+			err = dbg_one_version(ctx, ino, &v, 0);
 		if (err)	/* take the empty link away again */
 			e2x_dir_unlink(ctx->fs, dir, name, strlen(name), 0);
 	}

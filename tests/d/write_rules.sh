@@ -47,8 +47,12 @@ while IFS='|' read -r kind name opts setup cmd a1 a2 <&3; do
 		"$dbg" -w -f "$work/cmd" "$img" > /dev/null 2> "$work/err" ||
 			bad="$bad; '$cmd' failed: $(head -2 "$work/err")"
 		v1=$(version "$a1")
-		[ -n "$v0" ] && [ -n "$v1" ] && [ $((v1 - v0)) = "$a2" ] ||
+		case $a2 in
+		=*) [ "$v1" = "${a2#=}" ] ||
+			bad="$bad; i_version of new $a1 is $v1, want $a2" ;;
+		*) [ -n "$v0" ] && [ -n "$v1" ] && [ $((v1 - v0)) = "$a2" ] ||
 			bad="$bad; i_version of $a1 $v0 -> $v1, want +$a2" ;;
+		esac ;;
 	brk)
 		"$dbg" -w -f "$work/cmd" "$img" > /dev/null 2> "$work/err" ||
 			bad="$bad; '$cmd' failed: $(head -2 "$work/err")"
