@@ -25,7 +25,8 @@ static int parent_of(struct dbg_ctx *ctx, const char *cmd, const char *path,
 		*dir = ctx->cwd;
 		*name = path;
 	} else {
-		head = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+		head = strndup(path, slash == path ? 1 :
+					     (size_t)(slash - path));
 		if (!head) {
 			dbg_error(ctx, cmd, EXT2_ET_NO_MEMORY, NULL);
 			return 1;

@@ -160,7 +160,8 @@ START_TEST(itree_drop_and_build)
 	OP(d, e2x_dir_itree_drop(fx.fs, d, 0));
 	load(d);
 	ck_assert(!e2x_itree_present(fx.fs, &ib.in));
-	ck_assert_uint_gt(dir_problems(d), 0);	/* indexed without itree */
+	/* indexed without its itree */
+	ck_assert_uint_gt(dir_problems(d), 0);
 	ck_assert_int_eq(e2x_dir_itree_drop(fx.fs, d, 0), E2X_ERR_NOT_FOUND);
 	OP(d, e2x_dir_itree_build(fx.fs, d, 0));
 	load(d);
