@@ -46,9 +46,14 @@ static void collect_nodes(struct p1_inode *st, blk64_t root, char *buf,
 	ext2_filsys fs = st->fs;
 	size_t i;
 
+	size_t max = ITREE_MAX_BLOCKS;
+
+	/* a tree has fewer nodes than the file system has blocks */
+	if (ext2fs_blocks_count(fs->super) < max)
+		max = ext2fs_blocks_count(fs->super);
 	if (!fsck_block_in_fs(fs, root) || set_add(s, root))
 		return;
-	for (i = 0; i < s->n && s->n < ITREE_MAX_BLOCKS; i++) {
+	for (i = 0; i < s->n && s->n < max; i++) {
 		struct e2x_itree_node *n = (void *)buf;
 		struct e2x_itree_index_entry *ie;
 		unsigned int k;
