@@ -28,6 +28,7 @@ struct cache_chan {
 	struct centry **hash;
 	size_t nhash;			/* power of two */
 	struct centry lru;		/* sentinel */
+	struct centry *last;		/* found by the last lookup */
 	int writethrough;
 	struct e2x_cache_io_stats st;
 };
@@ -55,8 +56,10 @@ static struct centry *lookup(struct cache_chan *cc, unsigned long long blk)
 	struct centry *e;
 
 	for (e = cc->hash[hash_of(cc, blk)]; e; e = e->hnext)
-		if (e->blk == blk)
+		if (e->blk == blk) {
+			cc->last = e;
 			return e;
+		}
 	return NULL;
 }
 
@@ -94,6 +97,7 @@ static void set_dirty(struct cache_chan *cc, struct centry *e, int dirty)
 
 static void drop(struct cache_chan *cc, struct centry *e)
 {
+	cc->last = NULL;
 	set_dirty(cc, e, 0);
 	hash_unlink(cc, e);
 	lru_unlink(e);
@@ -172,6 +176,7 @@ static errcode_t take_entry(io_channel ch, struct centry **ep)
 		lru_unlink(e);
 		cc->n--;
 		cc->st.evictions++;
+		cc->last = NULL;
 		*ep = e;
 		return 0;
 	}
@@ -625,6 +630,6 @@ uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk)
 
 	if (!cc)
 		return 0;
-	e = lookup(cc, blk);
+	e = cc->last && cc->last->blk == blk ? cc->last : lookup(cc, blk);
 	return e ? e->tag : 0;
 }

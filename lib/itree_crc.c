@@ -5,6 +5,7 @@
  * node checksums of every block size with ext2fs_crc32c_le().
  */
 #include "config.h"
+#include <pthread.h>
 #include <string.h>
 #include "itree-int.h"
 
@@ -74,6 +75,59 @@ static uint32_t zeros_operator(uint32_t n)
 	return r;
 }
 
+/*
+ * Multiplying by a fixed zeros_operator(n) is linear over GF(2), so four
+ * byte tables do it in four lookups.  A few lengths get tables (node
+ * checksums use one per block size), built once under a lock and never
+ * changed after being published; other lengths use gf2_mulmod().
+ */
+#define MUL_SLOTS	4
+
+static struct mul_table {
+	uint32_t n;		/* published last (release) */
+	uint32_t t[4][256];
+} mul_tables[MUL_SLOTS];
+static pthread_mutex_t mul_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct mul_table *mul_table_for(uint32_t n)
+{
+	struct mul_table *m = NULL;
+	unsigned int i, j, b;
+	uint32_t k;
+
+	for (i = 0; i < MUL_SLOTS; i++)
+		if (__atomic_load_n(&mul_tables[i].n, __ATOMIC_ACQUIRE) == n)
+			return &mul_tables[i];
+	if (pthread_mutex_trylock(&mul_lock))
+		return NULL;
+	for (i = 0; i < MUL_SLOTS && !m; i++) {
+		if (mul_tables[i].n == n) {
+			pthread_mutex_unlock(&mul_lock);
+			return &mul_tables[i];
+		}
+		if (!mul_tables[i].n)
+			m = &mul_tables[i];
+	}
+	if (m) {
+		k = zeros_operator(n);
+		for (j = 0; j < 4; j++) {
+			m->t[j][0] = 0;	/* gf2_mulmod() wants a != 0 */
+			for (b = 1; b < 256; b++)
+				m->t[j][b] = gf2_mulmod((uint32_t)b << (8 * j),
+							k);
+		}
+		__atomic_store_n(&m->n, n, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&mul_lock);
+	return m;
+}
+
+static uint32_t mul_by(const struct mul_table *m, uint32_t a)
+{
+	return m->t[0][a & 0xff] ^ m->t[1][(a >> 8) & 0xff] ^
+	       m->t[2][(a >> 16) & 0xff] ^ m->t[3][a >> 24];
+}
+
 /* Three independent streams hide the latency of the crc32 instruction;
  * their crcs are joined with zeros_operator(). */
 __attribute__((target("sse4.2")))
@@ -81,6 +135,7 @@ static uint32_t crc32c_hw3(uint32_t crc, const unsigned char *p, size_t len)
 {
 	size_t seg = len / 24 * 8, i;
 	uint64_t c0 = crc, c1 = 0, c2 = 0;
+	const struct mul_table *m;
 	uint32_t k;
 
 	for (i = 0; i < seg; i += 8) {
@@ -93,9 +148,15 @@ static uint32_t crc32c_hw3(uint32_t crc, const unsigned char *p, size_t len)
 		c1 = __builtin_ia32_crc32di(c1, b);
 		c2 = __builtin_ia32_crc32di(c2, d);
 	}
-	k = zeros_operator(seg);
-	crc = gf2_mulmod((uint32_t)c0, k) ^ (uint32_t)c1;
-	crc = gf2_mulmod(crc, k) ^ (uint32_t)c2;
+	m = seg ? mul_table_for(seg) : NULL;
+	if (m) {
+		crc = mul_by(m, (uint32_t)c0) ^ (uint32_t)c1;
+		crc = mul_by(m, crc) ^ (uint32_t)c2;
+	} else {
+		k = zeros_operator(seg);
+		crc = gf2_mulmod((uint32_t)c0, k) ^ (uint32_t)c1;
+		crc = gf2_mulmod(crc, k) ^ (uint32_t)c2;
+	}
 	return crc32c_hw(crc, p + 3 * seg, len - 3 * seg);
 }
 
