@@ -126,58 +126,6 @@ static int dbg_dir_collect(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
 	return 0;
 }
 
-static int add_lib_entry(const struct e2x_dir_entry *de, void *priv)
-{
-	struct ls_list *l = priv;
-	struct ls_ent *e;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct ls_ent *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return EXT2_ET_NO_MEMORY;
-		l->v = v;
-		l->cap = cap;
-	}
-	e = &l->v[l->n];
-	memset(e, 0, sizeof(*e));
-	e->name = malloc(de->name_len + 1);
-	if (!e->name)
-		return EXT2_ET_NO_MEMORY;
-	memcpy(e->name, de->name, de->name_len);
-	e->name[de->name_len] = 0;
-	e->ino = de->ino;
-	e->name_len = de->name_len;
-	e->file_type = de->file_type;
-	e->hash = de->hash;
-	e->minor = de->minor_hash;
-	e->seq = l->n;
-	l->n++;
-	return 0;
-}
-
-/* Live entries in the order asked for, through the libe2x directory
- * engine (inline, linear, htree; inode order walks the itree). */
-static int dbg_dir_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
-			int order, struct ls_list *l)
-{
-	enum e2x_dir_order o = order == 'h' ? E2X_DIR_ORDER_HASH :
-			       order == 'i' ? E2X_DIR_ORDER_INODE :
-			       E2X_DIR_ORDER_DISK;
-	errcode_t err;
-
-	memset(l, 0, sizeof(*l));
-	err = e2x_dir_iterate(ctx->fs, dir, o, E2X_DIR_ITER_DOTS,
-			      add_lib_entry, l);
-	if (err) {
-		dbg_error(ctx, cmd, err, "reading directory %u", dir);
-		free_list(l);
-		return 1;
-	}
-	return 0;
-}
-
 /* Put the list in the requested order. */
 static int order_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
 		      int order, struct ls_list *l)
@@ -264,6 +212,57 @@ static int parse_order(const char *s)
 	return 0;
 }
 
+struct ls_stream {
+	struct dbg_ctx *ctx;
+	int flags;
+	uint32_t seq;
+};
+
+static int print_lib_entry(const struct e2x_dir_entry *de, void *priv)
+{
+	struct ls_stream *st = priv;
+	char name[E2X_NAME_MAX + 1];
+	struct ls_ent e;
+
+	memset(&e, 0, sizeof(e));
+	memcpy(name, de->name, de->name_len);
+	name[de->name_len] = 0;
+	e.name = name;
+	e.ino = de->ino;
+	e.name_len = de->name_len;
+	e.file_type = de->file_type;
+	e.hash = de->hash;
+	e.minor = de->minor_hash;
+	e.seq = st->seq++;
+	if (st->flags & LS_PARSE)
+		print_parse(st->ctx, &e, st->flags);
+	else if (st->flags & LS_LONG)
+		print_long(st->ctx, &e, st->flags);
+	else
+		print_short(st->ctx, &e, st->flags);
+	return 0;
+}
+
+/* Live entries in the order asked for, through the libe2x directory
+ * engine (inline, linear, htree; inode order walks the itree). */
+static int stream_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
+		       int order, int flags)
+{
+	enum e2x_dir_order o = order == 'h' ? E2X_DIR_ORDER_HASH :
+			       order == 'i' ? E2X_DIR_ORDER_INODE :
+			       E2X_DIR_ORDER_DISK;
+	struct ls_stream st = { ctx, flags, 0 };
+	errcode_t err;
+
+	err = e2x_dir_iterate(ctx->fs, dir, o, E2X_DIR_ITER_DOTS,
+			      print_lib_entry, &st);
+	if (err) {
+		dbg_error(ctx, cmd, err, "reading directory %u", dir);
+		return 1;
+	}
+	return 0;
+}
+
 DBG_CMD(do_ls)
 {
 	struct ls_list l;
@@ -308,8 +307,9 @@ DBG_CMD(do_ls)
 	if (dbg_resolve_dir(ctx, argv[0], path, &dir))
 		return 1;
 	if (!(flags & LS_DELETED)) {
-		if (dbg_dir_list(ctx, argv[0], dir, order, &l))
-			return 1;
+		/* printed as the engine hands them over: a directory of
+		 * millions of names is never held here */
+		return stream_list(ctx, argv[0], dir, order, flags);
 	} else {
 		/* Deleted entries are only found by walking the records. */
 		if (dbg_dir_collect(ctx, argv[0], dir, 1, &l))
