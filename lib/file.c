@@ -44,6 +44,30 @@ static void fop_close(struct fop *op)
 	ext2fs_free_mem(&op->blk);
 }
 
+/* Which inode types an entry point accepts (for fop_open_as). */
+#define FOP_REG		0x1
+#define FOP_LNK		0x2
+#define FOP_NOT_DIR	0x4
+
+/* fop_open, then refuse an inode whose type is not among TYPES. */
+static errcode_t fop_open_as(ext2_filsys fs, ext2_ino_t ino, int types,
+			     struct fop *op)
+{
+	errcode_t err = fop_open(fs, ino, op);
+	__u16 mode;
+
+	if (err)
+		return err;
+	mode = op->inode->i_mode;
+	if ((types & FOP_REG) && LINUX_S_ISREG(mode))
+		return 0;
+	if ((types & FOP_LNK) && LINUX_S_ISLNK(mode))
+		return 0;
+	if ((types & FOP_NOT_DIR) && !LINUX_S_ISDIR(mode))
+		return 0;
+	return E2X_ERR_UNSUPPORTED;
+}
+
 static uint64_t fop_size(const struct fop *op)
 {
 	return EXT2_I_SIZE(op->inode);
@@ -317,13 +341,9 @@ errcode_t e2x_file_read(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 	errcode_t err;
 
 	*got = 0;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_NOT_DIR, &op);
 	if (err)
 		goto out;
-	if (LINUX_S_ISDIR(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	size = fop_size(&op);
 	if (offset >= size)
 		goto out;
@@ -346,13 +366,9 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 	errcode_t err, err2;
 
 	(void)flags;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
-	if (!LINUX_S_ISREG(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	if (offset + len < offset || offset + len > (1ULL << 44)) {
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
@@ -424,13 +440,9 @@ errcode_t e2x_file_truncate(ext2_filsys fs, ext2_ino_t ino, uint64_t size,
 	errcode_t err;
 
 	(void)flags;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
-	if (!LINUX_S_ISREG(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	if (size > (1ULL << 44)) {
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
@@ -504,14 +516,9 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 	errcode_t err;
 
 	(void)flags;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_REG | FOP_LNK, &op);
 	if (err)
 		goto out;
-	if (!LINUX_S_ISREG(op.inode->i_mode) &&
-	    !LINUX_S_ISLNK(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	if (e2x_inode_has_inline(op.inode) || is_fast_symlink(fs, op.inode))
 		goto out;
 	size = fop_size(&op);
@@ -557,14 +564,9 @@ errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags)
 	errcode_t err;
 
 	(void)flags;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_REG | FOP_LNK, &op);
 	if (err)
 		goto out;
-	if (!LINUX_S_ISREG(op.inode->i_mode) &&
-	    !LINUX_S_ISLNK(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	if (!e2x_inode_has_inline(op.inode))
 		goto out;
 	err = promote(&op);
@@ -590,13 +592,9 @@ errcode_t e2x_symlink_write(ext2_filsys fs, ext2_ino_t ino,
 	errcode_t err;
 
 	(void)flags;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_LNK, &op);
 	if (err)
 		goto out;
-	if (!LINUX_S_ISLNK(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	if (len == 0 || memchr(target, 0, len)) {
 		err = E2X_ERR_BAD_OPTION;
 		goto out;
@@ -642,13 +640,9 @@ errcode_t e2x_symlink_read(ext2_filsys fs, ext2_ino_t ino, char *buf,
 	errcode_t err;
 
 	*len = 0;
-	err = fop_open(fs, ino, &op);
+	err = fop_open_as(fs, ino, FOP_LNK, &op);
 	if (err)
 		goto out;
-	if (!LINUX_S_ISLNK(op.inode->i_mode)) {
-		err = E2X_ERR_UNSUPPORTED;
-		goto out;
-	}
 	size = fop_size(&op);
 	if (size == 0 || size > symlink_max(fs)) {
 		err = E2X_ERR_CORRUPT;
