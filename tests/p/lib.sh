@@ -79,7 +79,7 @@ kmsg_check()	# NAME LOOP
 {
 	local dev=${2#/dev/} bad
 	bad=$(dmesg | sed -n "/$MARK/,\$p" |
-	      grep -E "EXT4-fs (warning|error).*$dev|EXT4-fs \($dev\).*(error|warning|corrupt|bad)")
+	      grep -E "EXT4-fs (warning|error).*\\b$dev\\b|EXT4-fs \($dev\).*\\b(error|warning|corrupt|bad)\\b")
 	[ -z "$bad" ] || fail "$1" "kernel: $bad"
 }
 
