@@ -33,45 +33,15 @@ static void dir_nlink_dec(struct ext2_inode_large *in)
 		in->i_links_count--;
 }
 
-/* Drop the inode's reference to its extended-attribute block, freeing
- * the block when it was the last. */
-static errcode_t release_ea_block(ext2_filsys fs, ext2_ino_t ino,
-				  struct ext2_inode_large *in)
-{
-	blk64_t blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)in);
-	__u32 count = 0;
-	errcode_t err;
-
-	if (!blk)
-		return 0;
-	if (blk < fs->super->s_first_data_block ||
-	    blk >= ext2fs_blocks_count(fs->super))
-		return E2X_ERR_CORRUPT;
-	err = ext2fs_adjust_ea_refcount3(fs, blk, NULL, -1, &count, ino);
-	if (err)
-		return err;
-	if (count == 0) {
-		ext2fs_block_alloc_stats2(fs, blk, -1);
-		ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)in, 1);
-	}
-	ext2fs_file_acl_block_set(fs, (struct ext2_inode *)in, 0);
-	return 0;
-}
-
 /* Free an inode whose last link went: blocks, itree, bitmap, counters.
  * IN is written here (the one write of this inode). */
 static errcode_t inode_release(ext2_filsys fs, ext2_ino_t ino,
 			       struct ext2_inode_large *in)
 {
 	int isdir = LINUX_S_ISDIR(in->i_mode);
-	errcode_t err = 0;
+	errcode_t err;
 
-	if (isdir && e2x_itree_present(fs, in))
-		err = e2x_itree_drop(fs, ino, in, 0);
-	if (!err && ext2fs_inode_has_valid_blocks2(fs, (void *)in))
-		err = e2x_free_file_blocks(fs, ino, in, 0);
-	if (!err)
-		err = release_ea_block(fs, ino, in);
+	err = e2x_inode_release_storage(fs, ino, in, 0);
 	if (err)
 		return err;
 	in->i_links_count = 0;

@@ -28,6 +28,12 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
  * set.  Directory entries naming it are left alone (kill_file). */
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags);
 
+/* Free an inode's itree (itree_flags as e2x_itree_drop), blocks and
+ * attribute-block reference; IN is changed in memory, not written. */
+errcode_t e2x_inode_release_storage(ext2_filsys fs, ext2_ino_t ino,
+				    struct ext2_inode_large *in,
+				    int itree_flags);
+
 /* file_space.c --- blocks of a file without content: allocate [START,
  * END] (logical blocks, inclusive; unwritten extents, i_size
  * kept) and punch them out again (whole clusters freed only when no other

@@ -31,6 +31,24 @@ static errcode_t put_ea_block(ext2_filsys fs, ext2_ino_t ino,
 	return 0;
 }
 
+/* Give back everything an inode holds outside itself: its itree (when a
+ * directory), its blocks and its attribute-block reference.  IN is
+ * changed in memory only; the caller writes it. */
+errcode_t e2x_inode_release_storage(ext2_filsys fs, ext2_ino_t ino,
+				    struct ext2_inode_large *in,
+				    int itree_flags)
+{
+	errcode_t err = 0;
+
+	if (LINUX_S_ISDIR(in->i_mode) && e2x_itree_present(fs, in))
+		err = e2x_itree_drop(fs, ino, in, itree_flags);
+	if (!err && ext2fs_inode_has_valid_blocks2(fs, (void *)in))
+		err = e2x_free_file_blocks(fs, ino, in, 0);
+	if (!err)
+		err = put_ea_block(fs, ino, in);
+	return err;
+}
+
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 {
 	unsigned int isz;
@@ -54,12 +72,7 @@ errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 	if (err)
 		goto out;
 	isdir = LINUX_S_ISDIR(in->i_mode);
-	if (isdir && e2x_itree_present(fs, in))
-		err = e2x_itree_drop(fs, ino, in, E2X_ITREE_FORCE);
-	if (!err && ext2fs_inode_has_valid_blocks2(fs, (void *)in))
-		err = e2x_free_file_blocks(fs, ino, in, 0);
-	if (!err)
-		err = put_ea_block(fs, ino, in);
+	err = e2x_inode_release_storage(fs, ino, in, E2X_ITREE_FORCE);
 	if (err)
 		goto out;
 	in->i_dtime = (uint32_t)time(NULL);
