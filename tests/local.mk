@@ -1,6 +1,8 @@
 # tests/local.mk --- unit tests (Check).  Every tests/unit/test_NAME.c is a
 # program of its own; add one with the UNIT_TEST pattern below.
-# Integration tests (shell, data-driven) have fragments of their own.
+# Integration tests (shell, data-driven) have fragments of their own; the
+# loop-device helpers they share are tests/loop.sh.
+EXTRA_DIST += tests/loop.sh
 
 # Unit tests that need an image link tests/unit/fixture.c (see fixture.h).
 UNIT_FIXTURE = tests/unit/fixture.h tests/unit/fixture.c

@@ -21,15 +21,11 @@ mkfs=/usr/sbin/mke2fs
 [ -x "$mkfs" ] || { echo "SKIP: no reference mke2fs"; exit 77; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-itree.XXXXXX") || exit 1
-mnt=/tmp/mnt-h8-itree.$$
-loop=
+mnt=/tmp/mnt-e2x-d-itree.$$
+img=
+. "$top_srcdir/tests/loop.sh"
 cleanup() {
-	if [ -n "$loop" ]; then
-		umount "$mnt" 2>/dev/null
-		# only while it is still ours (backed by our image)
-		losetup "$loop" 2>/dev/null | grep -qF "$img" &&
-			losetup -d "$loop" 2>/dev/null
-	fi
+	loop_cleanup
 	rmdir "$mnt" 2>/dev/null
 	rm -rf "$work"
 }
@@ -78,19 +74,19 @@ done
 [ -s "$work/with-itree" ] || fail "itree_dump found no itree at all"
 
 # 2. the kernel's view (read-only mount)
-if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null &&
-	loop=$(losetup -f --show "$img") && mkdir -p "$mnt" &&
-	mount -o ro,noload "$loop" "$mnt"
-then
+if [ "$(id -u)" != 0 ] || ! command -v python3 >/dev/null ||
+	! command -v losetup >/dev/null; then
+	echo "NOTE: kernel comparison skipped (needs root, losetup, python3)"
+elif mkdir -p "$mnt" && loop_attach "-o ro,noload"; then
 	mkdir -p "$work/cmp"
+	klog_mark
 	python3 "$here/compare.py" "$dbg" /usr/sbin/debugfs "$img" "$mnt" \
 		"$work/cmp" > "$work/cmp.log" 2>&1 ||
 		{ fail "debugfs and the kernel disagree"; tail -20 "$work/cmp.log"; }
-	umount "$mnt"
-	losetup "$loop" 2>/dev/null | grep -qF "$img" && losetup -d "$loop"
-	loop=
+	loop_detach || fail "umount"
+	klog_complaints "$loop_dev" && fail "kernel warnings"
 else
-	echo "NOTE: kernel comparison skipped (needs root and a loop device)"
+	fail "the kernel cannot mount the itree image read-only"
 fi
 
 # read-write opens: itree is known to us (libext2fs alone refuses it), any

@@ -28,15 +28,11 @@ command -v python3 >/dev/null || skip "no python3"
 [ -x "$dbg" ] || { echo "FAIL: no debugfs at $dbg"; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-kernel.XXXXXX") || exit 1
-mnt=/tmp/mnt-h8-kernel.$$
-loop=
+mnt=/tmp/mnt-e2x-d-kernel.$$
+img=
+. "$top_srcdir/tests/loop.sh"
 cleanup() {
-	if [ -n "$loop" ]; then
-		umount "$mnt" 2>/dev/null
-		# only while it is still ours (backed by our image)
-		losetup "$loop" 2>/dev/null | grep -qF "$img" &&
-			losetup -d "$loop" 2>/dev/null
-	fi
+	loop_cleanup
 	rmdir "$mnt" 2>/dev/null
 	rm -rf "$work"
 }
@@ -57,28 +53,6 @@ make_image() {
 	"$fsck" -fn "$img" >"$work/mkfs.fsck" 2>&1 ||
 		{ echo "our mke2fs made an unclean image:"
 		  tail -5 "$work/mkfs.fsck"; return 1; }
-}
-
-# Loop devices are shared with other tests running at the same time: a
-# mount that fails on a device no longer backed by our image is retried.
-attach() {
-	for try in 1 2 3; do
-		loop=$(losetup -f --show "$img") || return 1
-		mount $1 "$loop" "$mnt" 2>"$work/mount.err" && return 0
-		if losetup "$loop" 2>/dev/null | grep -qF "$img"; then
-			losetup -d "$loop"
-		fi
-		loop=
-		sleep 1
-	done
-	cat "$work/mount.err"
-	return 1
-}
-
-detach() {
-	umount "$mnt" || return 1
-	losetup "$loop" 2>/dev/null | grep -qF "$img" && losetup -d "$loop"
-	loop=
 }
 
 # The kernel writes tree.txt.
@@ -129,26 +103,21 @@ grep -v '^#' "$here/kernel.geom" > "$work/geom"
 while IFS='|' read -r geo size opts <&3; do
 	img=$work/$geo.img
 	make_image || { fail "cannot make the image"; continue; }
-	attach "" || { fail "kernel cannot mount it"; continue; }
+	loop_attach || { fail "kernel cannot mount it"; continue; }
 	populate || fail "populating"
-	detach || { fail "umount"; continue; }
+	loop_detach || { fail "umount"; continue; }
 	"$fsck" -fn "$img" >"$work/fsck.log" 2>&1 ||
 		{ fail "reference e2fsck after the kernel"; cat "$work/fsck.log"; }
 	before=$(sha256sum < "$img")
-	dmesg_lines=$(dmesg | wc -l)
-	attach "-o ro,noload" || { fail "read-only mount"; continue; }
-	dev=${loop#/dev/}
+	klog_mark
+	loop_attach "-o ro,noload" || { fail "read-only mount"; continue; }
 	mkdir -p "$work/$geo"
 	python3 "$here/compare.py" "$dbg" "$refdbg" "$img" "$mnt" \
 		"$work/$geo" || fail "debugfs and the kernel disagree"
-	detach
+	loop_detach
 	[ "$(sha256sum < "$img")" = "$before" ] ||
 		fail "read-only session changed the image"
-	if dmesg | tail -n +"$((dmesg_lines + 1))" |
-		grep -E "EXT4-fs (warning|error).*\\($dev\\)|EXT4-fs \\($dev\\).*(error|warning)"
-	then
-		fail "kernel warnings"
-	fi
+	klog_complaints "$loop_dev" && fail "kernel warnings"
 	rm -rf "$work/$geo" "$img"
 	echo "done: $geo"
 done 3< "$work/geom"

@@ -28,15 +28,11 @@ command -v losetup >/dev/null || skip "no losetup"
 command -v getfattr >/dev/null || skip "no getfattr (attr package)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-write.XXXXXX") || exit 1
-mnt=/tmp/mnt-h11-write.$$
-loop=
+mnt=/tmp/mnt-e2x-d-write.$$
 img=
+. "$top_srcdir/tests/loop.sh"
 cleanup() {
-	if [ -n "$loop" ]; then
-		umount "$mnt" 2>/dev/null
-		losetup "$loop" 2>/dev/null | grep -qF "$img" &&
-			losetup -d "$loop" 2>/dev/null
-	fi
+	loop_cleanup
 	rmdir "$mnt" 2>/dev/null
 	rm -rf "$work"
 }
@@ -49,25 +45,6 @@ bad=
 note() { bad="$bad; $*"; }
 
 . "$here/session.sh"
-
-attach() {
-	for try in 1 2 3; do
-		loop=$(losetup -f --show "$img") || return 1
-		mount $1 "$loop" "$mnt" 2>"$work/mount.err" && return 0
-		losetup "$loop" 2>/dev/null | grep -qF "$img" &&
-			losetup -d "$loop"
-		loop=
-		sleep 1
-	done
-	cat "$work/mount.err"
-	return 1
-}
-
-detach() {
-	umount "$mnt" || return 1
-	losetup "$loop" 2>/dev/null | grep -qF "$img" && losetup -d "$loop"
-	loop=
-}
 
 flags_of() {
 	"$refdbg" -R "stat $1" "$img" 2>/dev/null |
@@ -189,18 +166,15 @@ while IFS='|' read -r name opts size cmds checks <&3; do
 	for c in $checks; do
 		check_img "$c" || mnt_checks="$mnt_checks $c"
 	done
-	dmesg_lines=$(dmesg | wc -l)
+	klog_mark
 	if [ -n "$itree" ]; then mo="-o ro,noload"; else mo=; fi
-	if attach "$mo"; then
+	if loop_attach "$mo"; then
 		for c in $mnt_checks; do
 			check_mnt "$c"
 		done
 		[ -z "$itree" ] && kernel_touch "$mnt_checks"
-		detach || note "umount"
-		dev=${loop#/dev/}
-		dmesg | tail -n +"$((dmesg_lines + 1))" |
-			grep -E "EXT4-fs (warning|error).*\\(${dev:-none}\\)|EXT4-fs \\(${dev:-none}\\).*(error|warning)" &&
-			note "kernel warnings"
+		loop_detach || note "umount"
+		klog_complaints "$loop_dev" && note "kernel warnings"
 		if [ -z "$itree" ] && ! "$fsck" -fn "$img" > "$work/fsck" 2>&1
 		then
 			note "e2fsck after the kernel: $(grep -v '^Pass\|^e2fsck' \

@@ -1,0 +1,63 @@
+# loop.sh --- sourced by the kernel tests: mount an image through a loop
+# device and read the kernel log about it.  Other tests attach and detach
+# loop devices at the same time, so a device is only ever detached while it
+# is still backed by our image, and a mount that races with someone else's
+# detach is retried on a fresh device.
+#
+# The caller sets img (image path), mnt (mount point, existing) and work
+# (scratch directory); loop holds the attached device ("" when none).
+
+loop=
+
+# Detach $loop if it still maps $img; forget it either way.
+loop_release() {
+	if [ -n "$loop" ] &&
+		losetup "$loop" 2>/dev/null | grep -qF "($img"; then
+		losetup -d "$loop" 2>/dev/null
+	fi
+	loop=
+}
+
+# loop_attach [MOUNT-OPTIONS]: attach $img and mount it on $mnt.  The
+# options word is split ("-o ro,noload").  On failure the mount error is
+# on stderr and nothing stays attached.
+loop_attach() {
+	for try in 1 2 3; do
+		loop=$(losetup -f --show "$img") || return 1
+		# shellcheck disable=SC2086
+		mount ${1:-} "$loop" "$mnt" 2>"$work/mount.err" && return 0
+		loop_release
+		sleep 1
+	done
+	cat "$work/mount.err" >&2
+	return 1
+}
+
+# Unmount $mnt and detach; $loop_dev keeps the device's name (loopN) for
+# the kernel-log check that follows.
+loop_detach() {
+	loop_dev=${loop#/dev/}
+	umount "$mnt" || return 1
+	loop_release
+}
+
+# For an EXIT trap: undo whatever is still mounted or attached.
+loop_cleanup() {
+	if [ -n "$loop" ]; then
+		umount "$mnt" 2>/dev/null
+		loop_release
+	fi
+}
+
+# klog_mark; ...; klog_complaints DEV: print the EXT4-fs warnings and
+# errors about device DEV (e.g. loop3) logged since the mark; exit status 0
+# when there was at least one.
+klog_mark() {
+	klog_lines=$(dmesg | wc -l)
+}
+
+klog_complaints() {
+	[ -n "$1" ] || { echo "klog_complaints: no device" >&2; return 0; }
+	dmesg | tail -n +"$((klog_lines + 1))" |
+		grep -E "EXT4-fs (warning|error).*\\($1\\)|EXT4-fs \\($1\\).*(error|warning)"
+}
