@@ -50,14 +50,18 @@ loop_cleanup() {
 }
 
 # klog_mark; ...; klog_complaints DEV: print the EXT4-fs warnings and
-# errors about device DEV (e.g. loop3) logged since the mark; exit status 0
-# when there was at least one.
+# errors about device DEV (e.g. loop3) logged since the mark, in both
+# forms the kernel uses ("EXT4-fs error (device loop3): ..." and
+# "EXT4-fs (loop3): warning: ..."); exit status 0
+# when there was at least one.  The mark is a timestamp, not a line count:
+# once the kernel's ring is full its line count stops growing.
 klog_mark() {
-	klog_lines=$(dmesg | wc -l)
+	klog_time=$(dmesg | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p')
 }
 
 klog_complaints() {
 	[ -n "$1" ] || { echo "klog_complaints: no device" >&2; return 0; }
-	dmesg | tail -n +"$((klog_lines + 1))" |
-		grep -E "EXT4-fs (warning|error).*\\($1\\)|EXT4-fs \\($1\\).*(error|warning)"
+	dmesg | awk -v m="${klog_time:-0}" '{ t = $0; sub(/^\[ */, "", t);
+		sub(/\].*/, "", t); if (t + 0 > m + 0) print }' |
+		grep -E "EXT4-fs.*[( ]$1[):]" | grep -Ei "error|warning|corrupt"
 }
