@@ -147,6 +147,10 @@ void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
 void fsck_quota_check(struct fsck_ctx *ctx);
 void fsck_quota_free(struct fsck_ctx *ctx);
 
+/* Open, recover, check and close ctx->opt.device; the exit code
+ * (unix.c; never exits: the fuzz harness calls it once per input). */
+int fsck_run(struct fsck_ctx *ctx);
+
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);
 void pass1(struct fsck_ctx *ctx);

@@ -14,6 +14,8 @@
 #include "problem.h"
 #include "journal.h"
 
+/* The command line (the fuzz harness in tests/fuzz builds without it). */
+#ifndef E2FSCK_NO_MAIN
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -209,6 +211,20 @@ static void check_mount(struct fsck_ctx *ctx)
 	exit(FSCK_ERROR);
 }
 
+int main(int argc, char **argv)
+{
+	struct fsck_ctx ctx = { 0 };
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctx.prog = "e2fsck";
+	ctx.now = time(NULL);
+	e2x_init_errors();
+	parse_args(&ctx, argc, argv);
+	check_mount(&ctx);
+	return fsck_run(&ctx);
+}
+#endif
+
 /*
  * EXT2_FLAG_FORCE: libext2fs does not know itree (read-only compatible)
  * and would refuse a writing open; check_features() below refuses every
@@ -290,7 +306,8 @@ static int fatal_open_error(errcode_t err)
 	       err == EXT2_ET_RO_UNSUPP_FEATURE || err == ENOMEM;
 }
 
-static void open_fs(struct fsck_ctx *ctx)
+/* Returns 0 with ctx->fs open, -1 (reported) when nothing can be opened. */
+static int open_fs(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
 	errcode_t err, first;
@@ -337,13 +354,14 @@ static void open_fs(struct fsck_ctx *ctx)
 fail:
 	fprintf(stderr, "%s: cannot open %s as an ext2/3/4 file system: %s\n",
 		ctx->prog, ctx->opt.device, error_message(err));
-	exit(FSCK_ERROR);
+	return -1;
 done:
 	ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+	return 0;
 }
 
-/* Unknown features make a check meaningless: refuse. */
-static void check_features(struct fsck_ctx *ctx)
+/* Unknown features make a check meaningless: refuse (-1, fs closed). */
+static int check_features(struct fsck_ctx *ctx)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
 
@@ -356,8 +374,9 @@ static void check_features(struct fsck_ctx *ctx)
 		fprintf(stderr, "%s: %s has features this e2fsck does not "
 			"know; not checking it\n", ctx->prog, ctx->opt.device);
 		ext2fs_close_free(&ctx->fs);
-		exit(FSCK_ERROR);
+		return -1;
 	}
+	return 0;
 }
 
 void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
@@ -504,63 +523,61 @@ static void finish_rw(struct fsck_ctx *ctx)
 	ext2fs_mark_super_dirty(ctx->fs);
 }
 
-int main(int argc, char **argv)
+/*
+ * Everything after the options: open, recover, check, close.  Never
+ * exits (the fuzz harness in tests/fuzz calls it once per input); returns
+ * the exit code.
+ */
+int fsck_run(struct fsck_ctx *ctx)
 {
-	struct fsck_ctx ctx = { 0 };
 	double t0 = now_seconds();
 	errcode_t err;
 	int rc;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	ctx.prog = "e2fsck";
-	ctx.now = time(NULL);
-	e2x_init_errors();
-	parse_args(&ctx, argc, argv);
-	check_mount(&ctx);
-	open_fs(&ctx);
-	check_features(&ctx);
+	if (open_fs(ctx) || check_features(ctx))
+		return FSCK_ERROR;
 
-	if (fsck_journal_startup(&ctx)) {
-		if (ctx.fs)
-			ext2fs_close_free(&ctx.fs);
-		fsck_journal_release(&ctx);
-		return FSCK_ERROR | ctx.exit_extra;
+	if (fsck_journal_startup(ctx)) {
+		if (ctx->fs)
+			ext2fs_close_free(&ctx->fs);
+		fsck_journal_release(ctx);
+		return FSCK_ERROR | ctx->exit_extra;
 	}
-	if (ctx.opt.journal_only)
+	if (ctx->opt.journal_only)
 		goto close;
-	if (can_skip(&ctx)) {
+	if (can_skip(ctx)) {
 		printf("%s: clean, %u/%u files, %llu/%llu blocks\n",
-		       ctx.opt.device,
-		       ctx.fs->super->s_inodes_count -
-			       ctx.fs->super->s_free_inodes_count,
-		       ctx.fs->super->s_inodes_count,
-		       (unsigned long long)(ext2fs_blocks_count(ctx.fs->super) -
-			       ext2fs_free_blocks_count(ctx.fs->super)),
-		       (unsigned long long)ext2fs_blocks_count(ctx.fs->super));
+		       ctx->opt.device,
+		       ctx->fs->super->s_inodes_count -
+			       ctx->fs->super->s_free_inodes_count,
+		       ctx->fs->super->s_inodes_count,
+		       (unsigned long long)(ext2fs_blocks_count(ctx->fs->super) -
+			       ext2fs_free_blocks_count(ctx->fs->super)),
+		       (unsigned long long)ext2fs_blocks_count(ctx->fs->super));
 		goto close;
 	}
-	run_passes(&ctx);
-	finish_rw(&ctx);
-	if (!ctx.preen_bailed)
-		print_summary(&ctx);
+	run_passes(ctx);
+	finish_rw(ctx);
+	if (!ctx->preen_bailed)
+		print_summary(ctx);
 close:
-	fsck_state_free(&ctx);
-	err = ext2fs_close_free(&ctx.fs);
+	fsck_state_free(ctx);
+	err = ext2fs_close_free(&ctx->fs);
 	if (err) {
 		fprintf(stderr, "%s: writing the file system failed: %s\n",
-			ctx.prog, error_message(err));
-		ctx.exit_extra |= FSCK_ERROR;
+			ctx->prog, error_message(err));
+		ctx->exit_extra |= FSCK_ERROR;
 	}
-	fsck_journal_release(&ctx);
-	if (ctx.opt.timing)
-		print_times(&ctx, now_seconds() - t0);
-	rc = ctx.exit_extra;
-	if (ctx.problems_unfixed || ctx.preen_bailed)
+	fsck_journal_release(ctx);
+	if (ctx->opt.timing)
+		print_times(ctx, now_seconds() - t0);
+	rc = ctx->exit_extra;
+	if (ctx->problems_unfixed || ctx->preen_bailed)
 		rc |= FSCK_UNCORRECTED;
-	if (ctx.problems_fixed)
+	if (ctx->problems_fixed)
 		rc |= FSCK_NONDESTRUCT;
-	if (rc & FSCK_UNCORRECTED && ctx.opt.mode != MODE_PREEN)
+	if (rc & FSCK_UNCORRECTED && ctx->opt.mode != MODE_PREEN)
 		printf("\n%s: ********** WARNING: the file system still has "
-		       "errors **********\n", ctx.opt.device);
+		       "errors **********\n", ctx->opt.device);
 	return rc;
 }

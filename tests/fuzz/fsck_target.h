@@ -1,0 +1,20 @@
+/*
+ * fsck_target.h --- the one entry point every e2fsck fuzz driver feeds:
+ * a read-only check (e2fsck -fn) of an image held in memory.
+ */
+#ifndef E2X_FSCK_TARGET_H
+#define E2X_FSCK_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest file system size the image is padded to with zeroes. */
+#define FSCK_TARGET_MAX_FS	(64ULL << 20)
+
+/* Once per process: quiet stdout, error tables. */
+void fsck_target_init(void);
+/* Check the image DATA[0..SIZE) as "e2fsck -fn" would; returns its exit
+ * code, or -1 when the in-memory device could not be set up. */
+int fsck_target_run(const uint8_t *data, size_t size);
+
+#endif
