@@ -475,10 +475,41 @@ static void pack_leaf(struct e2x_dirh *d, const char *src, char *dst,
 		e2x_dirblk_tail_init(dst, d->bs);
 }
 
-/* Split the full leaf in d->blk (block LBLK): the upper half by hash goes
- * to a new block whose index entry follows the current one. */
+/*
+ * Where to cut the N records (sorted by hash, TOTAL bytes) of a full leaf:
+ * the cut with the most even halves among those leaving NEED bytes in the
+ * half that the new entry (hash HASH) goes to; a cut by halves alone can
+ * leave a long name no room on its side.  0 when no cut does.
+ */
+static unsigned int leaf_cut(const struct leaf_rec *rec, unsigned int n,
+			     unsigned int total, unsigned int room,
+			     uint32_t hash, unsigned int need)
+{
+	unsigned int s, acc = 0, best = 0, bestd = ~0u;
+
+	for (s = 1; s < n; s++) {
+		uint32_t h2 = rec[s].hash | (rec[s].hash == rec[s - 1].hash);
+		unsigned int side, d;
+
+		acc += rec[s - 1].size;
+		side = hash >= h2 ? total - acc : acc;
+		if (side + need > room)
+			continue;
+		d = 2 * acc > total ? 2 * acc - total : total - 2 * acc;
+		if (d < bestd) {
+			bestd = d;
+			best = s;
+		}
+	}
+	return best;
+}
+
+/* Split the full leaf in d->blk (block LBLK) to make room for NEED bytes
+ * at HASH: the upper part by hash goes to a new block whose index entry
+ * follows the current one. */
 static errcode_t split_leaf(struct e2x_dirh *d, struct dx_path *p,
-			    blk64_t lblk, uint32_t *hash2, blk64_t *nb)
+			    blk64_t lblk, uint32_t hash, unsigned int need,
+			    uint32_t *hash2, blk64_t *nb)
 {
 	struct e2x_dirregion r;
 	struct leaf_rec *rec = NULL;
@@ -514,10 +545,13 @@ static errcode_t split_leaf(struct e2x_dirh *d, struct dx_path *p,
 	if (n < 2)
 		goto out;
 	qsort(rec, n, sizeof(*rec), cmp_leaf_rec);
-	for (s = 0; s < n - 1 && acc + rec[s].size <= total / 2; s++)
-		acc += rec[s].size;
-	if (s == 0)
-		s = 1;
+	s = leaf_cut(rec, n, total, r.size, hash, need);
+	if (!s) {	/* no cut makes room: halves by bytes */
+		for (; s < n - 1 && acc + rec[s].size <= total / 2; s++)
+			acc += rec[s].size;
+		if (s == 0)
+			s = 1;
+	}
 	continued = rec[s].hash == rec[s - 1].hash;
 	*hash2 = rec[s].hash | (continued ? 1 : 0);
 	err = make_room(d, p, p->levels);
@@ -577,7 +611,8 @@ errcode_t htree_add(struct e2x_dirh *d, const char *name, unsigned int len,
 	}
 	if (err != E2X_ERR_NO_SPACE)
 		goto out;
-	err = split_leaf(d, &p, lblk, &hash2, &nb);
+	err = split_leaf(d, &p, lblk, hash, e2x_dirent_min_len(len), &hash2,
+			 &nb);
 	if (err)
 		goto out;
 	if (hash >= hash2) {
@@ -805,27 +840,40 @@ out:
 
 errcode_t htree_build(struct e2x_dirh *d, ext2_ino_t parent)
 {
-	struct build b;
+	struct dir_coll c;
 	int version = d->fs->super->s_def_hash_version;
 	errcode_t err;
 
-	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
 	if (version > EXT2_HASH_TEA)
+		return E2X_ERR_UNSUPPORTED;
+	err = dirh_collect(d, dirh_hash_version(d, version), &c);
+	if (!err)
+		err = htree_build_coll(d, parent, &c);
+	coll_free(&c);
+	return err;
+}
+
+errcode_t htree_build_coll(struct e2x_dirh *d, ext2_ino_t parent,
+			   struct dir_coll *c)
+{
+	struct build b;
+	errcode_t err;
+
+	memset(&b, 0, sizeof(b));
+	if (d->fs->super->s_def_hash_version > EXT2_HASH_TEA)
 		return E2X_ERR_UNSUPPORTED;
 	err = dir_itree_drop(d);
 	if (err)
 		return err;
-	err = dirh_collect(d, dirh_hash_version(d, version), &b.c);
-	if (err)
-		goto out;
+	b.c = *c;
 	coll_sort_hash(&b.c);
 	err = plan_leaves(d, &b);
 	if (!err)
 		err = build_write(d, &b, parent);
 	if (!err && dir_itree_wanted(d))
 		err = dir_itree_build(d);
-out:
-	coll_free(&b.c);
+	*c = b.c;
 	free(b.leaf_hash);
 	free(b.leaf_first);
 	return err;

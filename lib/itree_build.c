@@ -99,7 +99,7 @@ struct level_fill {
 	unsigned int level;
 	char *prev, *cur;
 	blk64_t prevblk, curblk;
-	/* (first key, block) of every finished node, for the level above */
+	/* (lower bound, block) of every finished node, for the level above */
 	char *up;
 	size_t nup, capup;
 };
@@ -118,6 +118,8 @@ static errcode_t fill_record(struct level_fill *f, char *buf, blk64_t blk)
 		f->capup = cap;
 	}
 	itree_entry_key(itree_entry(buf, 0), f->level == 0, &k);
+	if (!f->nup)	/* the left edge: no lower bound, (0, 0) */
+		k.ino = k.hash = 0;
 	itree_index_fill(f->up + f->nup * E2X_ITREE_INDEX_LEN, k.ino, k.hash,
 			 blk);
 	f->nup++;

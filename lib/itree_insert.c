@@ -57,7 +57,9 @@ static errcode_t unreserve(struct itree_ctx *c)
 	return err;
 }
 
-/* Hang CHILD (lowest key SEP) to the right of the node at LEVEL. */
+/* Hang CHILD (lowest key SEP) to the right of the node at LEVEL.  SEP is
+ * also the key of CHILD's own entry 0 when CHILD is an index node (see
+ * e2x-itree.5: entry 0 holds the node's lower bound). */
 static errcode_t push_up(struct itree_ctx *c, unsigned int level,
 			 const struct itree_key *sep, blk64_t child)
 {
@@ -66,15 +68,12 @@ static errcode_t push_up(struct itree_ctx *c, unsigned int level,
 
 	if (level + 1 == c->levels) {
 		char *buf = c->spare[0];
-		struct itree_key k0;
 		blk64_t blk = take_reserved(c);
 		errcode_t err;
 
-		itree_entry_key(itree_entry(c->path[level].buf, 0), level == 0,
-				&k0);
+		/* the old root is the left edge: its lower bound is (0, 0) */
 		itree_node_init(c, buf, level + 1);
-		itree_index_fill(itree_entry(buf, 0), k0.ino, k0.hash,
-				 c->path[level].blk);
+		itree_index_fill(itree_entry(buf, 0), 0, 0, c->path[level].blk);
 		itree_index_fill(itree_entry(buf, E2X_ITREE_INDEX_LEN),
 				 sep->ino, sep->hash, child);
 		itree_node_set_used(c, buf, 2, 2 * E2X_ITREE_INDEX_LEN);

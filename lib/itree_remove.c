@@ -208,6 +208,30 @@ static int pair_fits(struct itree_ctx *c, struct pair *p)
 }
 
 /*
+ * The node at LEVEL is the only child of its parent.  Appends start such
+ * parents on the right edge, and they stay there, so the node is the
+ * rightmost of its level, which may be underfull: it is kept while it has
+ * entries.  Empty, it goes, leaving its parent empty, which the parent's
+ * own rebalance then merges away (or frees in turn).
+ */
+static errcode_t only_child(struct itree_ctx *c, unsigned int level)
+{
+	struct itree_level *me = &c->path[level], *up = &c->path[level + 1];
+	errcode_t err;
+
+	if (node_count(me->buf))
+		return itree_write_node(c, me->blk, me->buf);
+	if (level + 2 == c->levels)	/* a root with one child: take it */
+		return collapse_root(c);
+	err = itree_free_node(c, me->blk);
+	if (err)
+		return err;
+	itree_count(ITC_MERGE);
+	itree_node_set_used(c, up->buf, 0, 0);
+	return rebalance(c, level + 1);
+}
+
+/*
  * The node at LEVEL changed: write it, and if it is below half full merge
  * it with its right neighbour, else its left one, when the two fit, else
  * fold three neighbours into two when they fit; below a quarter and unable
@@ -231,7 +255,7 @@ static errcode_t rebalance(struct itree_ctx *c, unsigned int level)
 	pidx = c->path[level + 1].idx;
 	pn = node_count(c->path[level + 1].buf);
 	if (pn < 2)
-		return E2X_ERR_ITREE_CORRUPT;
+		return only_child(c, level);
 	err = load_pair(c, level, pidx + 1 < pn ? pidx + 1 : pidx - 1, &p);
 	if (err)
 		return err;

@@ -198,6 +198,11 @@ static void visit(struct vstate *v, blk64_t blk, unsigned int level,
 
 		itree_entry_key(itree_entry(buf, i * E2X_ITREE_INDEX_LEN), 0,
 				&keys[0]);
+		/* entry 0 holds the node's lower bound, (0, 0) on the left
+		 * edge */
+		if (!i && (lo ? itree_key_cmp_ih(&keys[0], lo) :
+				keys[0].ino || keys[0].hash))
+			report(v, E2X_ITREEP_ORDER, blk, keys[0].ino, 0);
 		if (i && itree_key_cmp_ih(&prev, &keys[0]) > 0)
 			report(v, E2X_ITREEP_ORDER, blk, keys[0].ino, i);
 		if (i && ((lo && itree_key_cmp_ih(&keys[0], lo) < 0) ||

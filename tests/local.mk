@@ -108,6 +108,16 @@ tests_unit_test_itree_format_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_itree_format
 endif
 
+# itree shapes that broke insert/remove/verify (tests/unit/test_itree_shape.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_itree_shape
+tests_unit_test_itree_shape_SOURCES = tests/unit/unit.h \
+	tests/unit/test_itree_shape.c $(UNIT_FIXTURE)
+tests_unit_test_itree_shape_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_itree_shape_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_itree_shape
+endif
+
 # The copy-on-write overlay channel (lib/overlay_io.c).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_overlay_io
