@@ -95,6 +95,7 @@ int e2x_hash_alg(const char *name);
 #define E2X_GIVEN_NUM_BACKUP	0x0020
 #define E2X_GIVEN_PACKED	0x0040
 #define E2X_GIVEN_SIZE		0x0080	/* fs_bytes */
+#define E2X_GIVEN_HASH_SEED	0x0100	/* hash_seed */
 
 struct e2x_mkfs_request {
 	unsigned int given;		/* E2X_GIVEN_* */
@@ -124,7 +125,8 @@ struct e2x_mkfs_request {
 	unsigned int stripe_width;	/* -E stripe_width= (blocks) */
 	unsigned int num_backup_sb;	/* -E num_backup_sb= (sparse_super2) */
 	int packed_meta_blocks;		/* -E packed_meta_blocks= */
-	unsigned int reserved[8];
+	unsigned char hash_seed[16];	/* -E hash_seed= (directory hashes) */
+	unsigned int reserved[4];
 };
 
 /* What we know of the target. */

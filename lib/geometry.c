@@ -560,6 +560,9 @@ static errcode_t pick_names(struct calc *c)
 				      sizeof(g->sb.s_last_mounted) - 1);
 		strcpy((char *)g->sb.s_last_mounted, req->last_mounted);
 	}
+	if (req->given & E2X_GIVEN_HASH_SEED)
+		memcpy(g->sb.s_hash_seed, req->hash_seed,
+		       sizeof(g->sb.s_hash_seed));
 	g->uuid_mode = E2X_UUID_RANDOM;
 	if (!req->uuid || !strcasecmp(req->uuid, "random"))
 		return 0;

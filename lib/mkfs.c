@@ -58,7 +58,12 @@ static void apply_identity(ext2_filsys fs, const struct e2x_geometry *geom)
 		sb->s_checksum_seed = ext2fs_crc32c_le(~0, sb->s_uuid,
 						       sizeof(sb->s_uuid));
 	ext2fs_init_csum_seed(fs);
-	uuid_generate((unsigned char *)sb->s_hash_seed);
+	/* a seed given (-E hash_seed=) makes directory hashes reproducible */
+	if (uuid_is_null((const unsigned char *)t->s_hash_seed))
+		uuid_generate((unsigned char *)sb->s_hash_seed);
+	else
+		memcpy(sb->s_hash_seed, t->s_hash_seed,
+		       sizeof(sb->s_hash_seed));
 	sb->s_def_hash_version = t->s_def_hash_version;
 	sb->s_default_mount_opts = t->s_default_mount_opts;
 	sb->s_max_mnt_count = t->s_max_mnt_count;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <uuid/uuid.h>
 #include "mke2fs.h"
 
 /* A handler returns NULL or a message saying what is wrong. */
@@ -351,6 +352,17 @@ static const char *ext_packed(struct mkfs_ctx *ctx, const char *val)
 	return ext_bool(val, &ctx->req.packed_meta_blocks);
 }
 
+static const char *ext_hash_seed(struct mkfs_ctx *ctx, const char *val)
+{
+	if (uuid_parse(val, ctx->req.hash_seed))
+		return "expects a UUID such as "
+		       "4ac10a3e-91f6-4d8b-b0c2-5f0e7d2a9c11";
+	if (uuid_is_null(ctx->req.hash_seed))
+		return "the null UUID means no seed; give another";
+	ctx->req.given |= E2X_GIVEN_HASH_SEED;
+	return NULL;
+}
+
 static const struct ext_def ext_options[] = {
 	{ "lazy_itable_init", 0, ext_lazy_itable,
 	  "=0 zeroes every inode table now (default: let the kernel)" },
@@ -368,6 +380,8 @@ static const struct ext_def ext_options[] = {
 	  "=0|1|2 superblock backups (sparse_super2)" },
 	{ "packed_meta_blocks", 0, ext_packed,
 	  "[=1] metadata at the start of the disk" },
+	{ "hash_seed", 1, ext_hash_seed,
+	  "=UUID seed of directory name hashes (default random)" },
 };
 
 #define N_EXT (sizeof(ext_options) / sizeof(ext_options[0]))

@@ -9,7 +9,10 @@
  * proves the trees' blocks were accounted for).
  *
  * E2X_LONG=1 adds the configuration growing one directory to 1,000,000
- * entries.  E2X_DIRMODEL=name runs only that configuration.
+ * entries.  E2X_DIRMODEL=name runs only that configuration.  The seed
+ * (printed; E2X_DIRMODEL_SEED=N replaces the table's) drives both the
+ * operations and the file system's hash seed (mke2fs -E hash_seed), so a
+ * failing run reproduces exactly.
  */
 #include "config.h"
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 #include "unit.h"
 #include "fixture.h"
+#include "dirmodel_seed.h"
 
 struct config {
 	const char *name;
@@ -47,11 +51,12 @@ static const struct config configs[] = {
 	  2500, 6, 0, 30, 0, 70 },
 	{ "itree-4k", "-b 4096 -N 40000", "256M", 15000, 8000, 3000, 7, 1,
 	  30, 0, 70 },
-	/* Known failure, itree side: about every second run (the tree's
-	 * generation is random) e2x_itree_insert returns E2X_ERR_NO_SPACE;
-	 * runs with E2X_LONG=1 (or E2X_DIRMODEL=itree-1k-inline) until fixed. */
+	/* seed 54 once met a full htree leaf that split with no room for a
+	 * 255-byte name (E2X_ERR_NO_SPACE); 18, 28 and 60 an itree leaf whose
+	 * parent had one child (E2X_ERR_ITREE_CORRUPT); 50 an itree root
+	 * whose entry 0 exceeded a separator ("keys out of order") */
 	{ "itree-1k-inline", "-b 1024 -I 512 -O inline_data -N 40000", "128M",
-	  10000, 5000, 2500, 8, 1, 30, 1, 70 },
+	  10000, 5000, 2500, 54, 1, 30, 0, 70 },
 	{ "million", "-b 4096 -O large_dir -N 250000", "4G", 2400000, 1100000,
 	  500000, 9, 0, 95, 1, 97 },
 };
@@ -474,7 +479,9 @@ START_TEST(model_run)
 	ext2_filsys fs;
 	unsigned long op, grow, batch = c->batch;
 	const char *benv = getenv("E2X_DIRMODEL_BATCH");
-	char name[16];
+	const char *senv = getenv("E2X_DIRMODEL_SEED");
+	uint64_t seed = c->seed;
+	char name[40], uuid[40], mkfs[256];
 	int d, r, itrees = 0;
 	size_t peak = 0;
 
@@ -482,15 +489,21 @@ START_TEST(model_run)
 		return;
 	if (benv && atol(benv) > 0)
 		batch = (unsigned long)atol(benv);
-	fprintf(stderr, "dirmodel: %s: %lu ops, target %lu\n", c->name,
-		c->ops, c->target);
+	if (senv && *senv)
+		seed = strtoull(senv, NULL, 0);
+	seed_uuid(seed, uuid, sizeof(uuid));
+	fprintf(stderr, "dirmodel: %s: %lu ops, target %lu, seed %llu "
+		"(hash_seed %s)\n", c->name, c->ops, c->target,
+		(unsigned long long)seed, uuid);
 	memset(&m, 0, sizeof(m));
 	m.nslots = 4096;
 	rehash(&m);
-	rng_state = c->seed * 0x9E3779B97F4A7C15ULL + 1;
+	rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
 	big_pct = c->big_pct;
-	fixture_mkfs(&fx, c->mkfs, c->size);
+	snprintf(mkfs, sizeof(mkfs), "%s -E hash_seed=%s", c->mkfs, uuid);
+	fixture_mkfs(&fx, mkfs, c->size);
 	fs = fx.fs;
+	ck_assert_str_eq(seed_of(fs, name, sizeof(name)), uuid);
 	if (c->itree) {
 		fs->super->s_feature_ro_compat |= E2X_FEATURE_RO_COMPAT_ITREE;
 		ext2fs_mark_super_dirty(fs);

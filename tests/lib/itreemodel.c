@@ -6,7 +6,10 @@
  * reference e2fsck must find the image clean.
  *
  * Usage: itreemodel [CONFIG]   (default: every config)
- * E2X_LONG=1 grows the runs to 1,000,000 entries.
+ * E2X_LONG=1 grows the runs to 1,000,000 entries.  The seed (printed;
+ * ITREEMODEL_SEED=N replaces the table's) drives the operations and the
+ * file system's hash seed (mke2fs -E hash_seed): a failure reproduces
+ * exactly.
  */
 #include "config.h"
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "e2x.h"
+#include "dirmodel_seed.h"
 
 struct config {
 	const char *name;
@@ -260,13 +264,19 @@ static int run_config(const struct config *cfg, const struct iopath *io,
 	unsigned long fill = longrun ? cfg->long_fill : cfg->fill;
 	unsigned long ops = longrun ? cfg->ops * 5 : cfg->ops, i, batch;
 	ext2_filsys fs = NULL;
+	const char *senv = getenv("ITREEMODEL_SEED");
+	uint64_t seed = senv && *senv ? strtoull(senv, NULL, 0) : cfg->seed;
+	char uuid[40];
 	ext2_ino_t dir;
 	blk64_t free0;
 	uint64_t base;
 	errcode_t err;
 	int fd, rc = -1;
 
-	rng_state = 0x9e3779b97f4a7c15ull * (cfg->seed + 1);
+	rng_state = 0x9e3779b97f4a7c15ull * (seed + 1);
+	seed_uuid(seed, uuid, sizeof(uuid));
+	fprintf(stderr, "%s over %s: seed %llu (hash_seed %s)\n", cfg->name,
+		io->name, (unsigned long long)seed, uuid);
 	fd = mkstemp(path);
 	if (fd < 0)
 		FAIL("mkstemp");
@@ -276,8 +286,9 @@ static int run_config(const struct config *cfg, const struct iopath *io,
 	else
 		snprintf(tool, sizeof(tool), "%s/mke2fs/mke2fs",
 			 top ? top : ".");
-	snprintf(cmd, sizeof(cmd), "%s -q -F -t ext4 %s %s %s </dev/null",
-		 tool, cfg->mkfs, path, cfg->size);
+	snprintf(cmd, sizeof(cmd),
+		 "%s -q -F -t ext4 %s -E hash_seed=%s %s %s </dev/null",
+		 tool, cfg->mkfs, uuid, path, cfg->size);
 	if (run(cmd))
 		FAIL("%s", cmd);
 	err = ext2fs_open2(path, io->opts, EXT2_FLAG_RW | EXT2_FLAG_64BITS,
@@ -291,6 +302,8 @@ static int run_config(const struct config *cfg, const struct iopath *io,
 		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &dir);
 	if (err)
 		FAIL("setup: %s", error_message(err));
+	if (strcmp(seed_of(fs, cmd, sizeof(cmd)), uuid))
+		FAIL("mke2fs stored hash seed %s, not %s", cmd, uuid);
 	fs->super->s_feature_ro_compat |= E2X_FEATURE_RO_COMPAT_ITREE;
 	ext2fs_mark_super_dirty(fs);
 	inode = calloc(1, EXT2_INODE_SIZE(fs->super));

@@ -14,7 +14,7 @@ EXTRA_DIST += tests/lib/inline_kernel.sh tests/lib/inline_kernel.script \
 if HAVE_CHECK
 check_PROGRAMS += tests/lib/dirmodel
 tests_lib_dirmodel_SOURCES = tests/lib/dirmodel.c $(UNIT_FIXTURE) \
-	tests/unit/unit.h
+	tests/unit/unit.h tests/lib/dirmodel_seed.h
 tests_lib_dirmodel_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_lib_dirmodel_LDADD = $(UNIT_LDADD)
 TESTS += tests/lib/dirmodel
@@ -28,7 +28,7 @@ EXTRA_DIST += tests/lib/dir_kernel.sh
 # itree: randomised model test (itreemodel.c) and the kernel cross-check
 # (itree_kernel.sh with its driver itreetool.c).
 check_PROGRAMS += tests/lib/itreemodel tests/lib/itreetool
-tests_lib_itreemodel_SOURCES = tests/lib/itreemodel.c
+tests_lib_itreemodel_SOURCES = tests/lib/itreemodel.c tests/lib/dirmodel_seed.h
 tests_lib_itreemodel_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 tests_lib_itreetool_SOURCES = tests/lib/itreetool.c
 tests_lib_itreetool_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
