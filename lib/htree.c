@@ -840,40 +840,27 @@ out:
 
 errcode_t htree_build(struct e2x_dirh *d, ext2_ino_t parent)
 {
-	struct dir_coll c;
+	struct build b;
 	int version = d->fs->super->s_def_hash_version;
 	errcode_t err;
 
-	memset(&c, 0, sizeof(c));
-	if (version > EXT2_HASH_TEA)
-		return E2X_ERR_UNSUPPORTED;
-	err = dirh_collect(d, dirh_hash_version(d, version), &c);
-	if (!err)
-		err = htree_build_coll(d, parent, &c);
-	coll_free(&c);
-	return err;
-}
-
-errcode_t htree_build_coll(struct e2x_dirh *d, ext2_ino_t parent,
-			   struct dir_coll *c)
-{
-	struct build b;
-	errcode_t err;
-
 	memset(&b, 0, sizeof(b));
-	if (d->fs->super->s_def_hash_version > EXT2_HASH_TEA)
+	if (version > EXT2_HASH_TEA)
 		return E2X_ERR_UNSUPPORTED;
 	err = dir_itree_drop(d);
 	if (err)
 		return err;
-	b.c = *c;
+	err = dirh_collect(d, dirh_hash_version(d, version), &b.c);
+	if (err)
+		goto out;
 	coll_sort_hash(&b.c);
 	err = plan_leaves(d, &b);
 	if (!err)
 		err = build_write(d, &b, parent);
 	if (!err && dir_itree_wanted(d))
 		err = dir_itree_build(d);
-	*c = b.c;
+out:
+	coll_free(&b.c);
 	free(b.leaf_hash);
 	free(b.leaf_first);
 	return err;
