@@ -90,7 +90,7 @@ static errcode_t extent_map(ext2_filsys fs, ext2_ino_t ino,
  * uses, else in a newly allocated cluster near the file (*fresh set). */
 static errcode_t pick_block(ext2_filsys fs, ext2_ino_t ino,
 			    struct ext2_inode_large *inode, blk64_t lblk,
-			    blk64_t *pblk, int *fresh)
+			    int nozero, blk64_t *pblk, int *fresh)
 {
 	struct blk_alloc_ctx ctx;
 	blk64_t goal, mask = EXT2FS_CLUSTER_MASK(fs);
@@ -113,6 +113,15 @@ static errcode_t pick_block(ext2_filsys fs, ext2_ino_t ino,
 	ctx.lblk = lblk;
 	ctx.flags = BLOCK_ALLOC_DATA;
 	goal = ext2fs_find_inode_goal(fs, ino, small(inode), lblk);
+	/* The caller fills the block: no zeroing write (unless a program
+	 * hooked the allocator, which then gets its call). */
+	if (nozero && !fs->get_alloc_block && !fs->get_alloc_block2) {
+		err = ext2fs_new_block3(fs, goal, NULL, pblk, &ctx);
+		if (err)
+			return err;
+		ext2fs_block_alloc_stats2(fs, *pblk, +1);
+		goto got;
+	}
 	/* With a buffer libext2fs zeroes the new block through the I/O
 	 * cache; without one it issues a zero-out call for every block. */
 	err = ext2fs_get_mem(fs->blocksize, &zbuf);
@@ -122,6 +131,7 @@ static errcode_t pick_block(ext2_filsys fs, ext2_ino_t ino,
 	ext2fs_free_mem(&zbuf);
 	if (err)
 		return err;
+got:
 	*pblk = (*pblk & ~mask) | (lblk & mask);
 	*fresh = 1;
 	return 0;
@@ -146,7 +156,8 @@ errcode_t e2x_alloc_file_block(ext2_filsys fs, ext2_ino_t ino,
 	err = e2x_map_file_block(fs, ino, inode, lblk, pblk, NULL);
 	if (err || *pblk)
 		return err;
-	err = pick_block(fs, ino, inode, lblk, pblk, &fresh);
+	err = pick_block(fs, ino, inode, lblk, flags & E2X_ALLOC_NOZERO, pblk,
+			 &fresh);
 	if (err)
 		return err;
 	if (!(flags & E2X_ALLOC_NOZERO)) {

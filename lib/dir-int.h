@@ -117,6 +117,10 @@ errcode_t htree_remove(struct e2x_dirh *d, const char *name,
 errcode_t htree_root_version(struct e2x_dirh *d, int *version);
 /* Rebuild the directory as an htree from its collected entries. */
 errcode_t htree_build(struct e2x_dirh *d, ext2_ino_t parent);
+/* The same from collected entries C (hashed with the fs default version;
+ * sorted here, still owned by the caller). */
+errcode_t htree_build_coll(struct e2x_dirh *d, ext2_ino_t parent,
+			   struct dir_coll *c);
 /* The parent from '..' of block 0. */
 errcode_t blocks_parent(struct e2x_dirh *d, ext2_ino_t *parent);
 errcode_t blocks_set_parent(struct e2x_dirh *d, ext2_ino_t parent);

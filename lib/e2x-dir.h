@@ -170,6 +170,21 @@ errcode_t e2x_dir_iterate(ext2_filsys fs, ext2_ino_t dir,
 			  e2x_dir_iter_fn fn, void *priv);
 /* Index a block directory with an htree (and itree if the fs has it). */
 errcode_t e2x_dir_build_htree(ext2_filsys fs, ext2_ino_t dir, int flags);
+/* One new entry for e2x_dir_add_many (no link count change). */
+struct e2x_dir_new {
+	const char *name;
+	unsigned int name_len;
+	ext2_ino_t ino;
+	unsigned int file_type;		/* EXT2_FT_* */
+};
+/* Add N entries with distinct new names at once (lib/dir_fill.c): each
+ * leaf read and written once; a directory that outgrows one block is
+ * indexed straight from the sorted entries (E2X_DIR_BUILD_FULL: leaves
+ * filled up; E2X_DIR_NO_INDEX honoured).  A name already present or
+ * given twice: E2X_ERR_EXISTS before any block is written (entries that
+ * went inline before the directory left the inode stay). */
+errcode_t e2x_dir_add_many(ext2_filsys fs, ext2_ino_t dir,
+			   const struct e2x_dir_new *v, size_t n, int flags);
 /* Number of live entries (without '.' and '..'). */
 errcode_t e2x_dir_count(ext2_filsys fs, ext2_ino_t dir, uint64_t *count);
 /* The form a directory is stored in. */

@@ -840,27 +840,40 @@ out:
 
 errcode_t htree_build(struct e2x_dirh *d, ext2_ino_t parent)
 {
-	struct build b;
+	struct dir_coll c;
 	int version = d->fs->super->s_def_hash_version;
 	errcode_t err;
 
-	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
 	if (version > EXT2_HASH_TEA)
+		return E2X_ERR_UNSUPPORTED;
+	err = dirh_collect(d, dirh_hash_version(d, version), &c);
+	if (!err)
+		err = htree_build_coll(d, parent, &c);
+	coll_free(&c);
+	return err;
+}
+
+errcode_t htree_build_coll(struct e2x_dirh *d, ext2_ino_t parent,
+			   struct dir_coll *c)
+{
+	struct build b;
+	errcode_t err;
+
+	memset(&b, 0, sizeof(b));
+	if (d->fs->super->s_def_hash_version > EXT2_HASH_TEA)
 		return E2X_ERR_UNSUPPORTED;
 	err = dir_itree_drop(d);
 	if (err)
 		return err;
-	err = dirh_collect(d, dirh_hash_version(d, version), &b.c);
-	if (err)
-		goto out;
+	b.c = *c;
 	coll_sort_hash(&b.c);
 	err = plan_leaves(d, &b);
 	if (!err)
 		err = build_write(d, &b, parent);
 	if (!err && dir_itree_wanted(d))
 		err = dir_itree_build(d);
-out:
-	coll_free(&b.c);
+	*c = b.c;
 	free(b.leaf_hash);
 	free(b.leaf_first);
 	return err;

@@ -32,6 +32,7 @@ lib_libe2x_la_SOURCES += \
 	lib/dir.c \
 	lib/dir_linear.c \
 	lib/dir_inline.c \
+	lib/dir_fill.c \
 	lib/htree.c \
 	lib/dir_itree.c \
 	lib/dir_ops.c \

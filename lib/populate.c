@@ -240,16 +240,18 @@ static void note_inlined(struct pop_ctx *c, uint64_t size)
 	c->sum->inline_saved += (size + unit - 1) / unit * unit;
 }
 
-/* Read exactly LEN bytes at OFF (zeros past the source's EOF). */
+/* LEN bytes at OFF of a file of SIZE bytes: zeros past SIZE or past the
+ * source's end (no read asks for what the size says is not there). */
 static errcode_t read_full(struct pop_ctx *c, void *f, uint64_t off,
-			   char *buf, size_t len)
+			   char *buf, size_t len, uint64_t size)
 {
-	size_t done = 0, got;
+	size_t done = 0, got, want = off >= size ? 0 :
+				      size - off < len ? size - off : len;
 	errcode_t err;
 
-	while (done < len) {
+	while (done < want) {
 		err = c->src->ops->read(c->src->priv, f, off + done,
-					buf + done, len - done, &got);
+					buf + done, want - done, &got);
 		if (err)
 			return err;
 		if (!got)
@@ -318,7 +320,7 @@ static errcode_t copy_extents(struct pop_ctx *c, void *f, ext2_ino_t ino,
 			size_t len = end - start > POP_CHUNK ? POP_CHUNK :
 							       end - start;
 
-			err = read_full(c, f, start, c->buf, len);
+			err = read_full(c, f, start, c->buf, len, size);
 			if (!err)
 				err = write_blocks(c, ino, start / bs, c->buf,
 						   len / bs);
@@ -356,7 +358,7 @@ static errcode_t copy_mapped(struct pop_ctx *c, void *f, ext2_ino_t ino,
 			size_t len = end - start > POP_CHUNK ? POP_CHUNK :
 							       end - start;
 
-			err = read_full(c, f, start, c->buf, len);
+			err = read_full(c, f, start, c->buf, len, size);
 			if (!err)
 				err = ext2fs_file_llseek(ef, start,
 							 EXT2_SEEK_SET, NULL);
@@ -391,7 +393,7 @@ static errcode_t copy_content(struct pop_ctx *c, void *f, ext2_ino_t ino,
 
 	if (e2x_inode_has_inline(c->inode) &&
 	    !e2x_inline_capacity(fs, ino, c->inode, &cap) && size <= cap) {
-		err = read_full(c, f, 0, c->buf, size);
+		err = read_full(c, f, 0, c->buf, size, size);
 		if (!err)
 			err = e2x_inline_set(fs, ino, c->inode, c->buf, size);
 		if (!err && size)
@@ -588,22 +590,43 @@ static void progress(struct pop_ctx *c, int force)
 static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 			  int is_root);
 
-/* One entry that is not a directory (or a hard link to one seen).
+/* One more name for an inode made earlier: its link count grows, its
+ * ctime stays the source's (the entry itself comes with the batch). */
+static errcode_t link_again(struct pop_ctx *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	errcode_t err;
+
+	err = ext2fs_read_inode_full(fs, ino, (void *)c->inode,
+				     EXT2_INODE_SIZE(fs->super));
+	if (err)
+		return err;
+	if (c->inode->i_links_count >= EXT2_LINK_MAX)
+		return E2X_ERR_NO_SPACE;
+	c->inode->i_links_count++;
+	return e2x_write_inode(fs, ino, c->inode);
+}
+
+/* One entry that is not a directory (or a hard link to one seen): its
+ * inode now, its name into NEW (added with the whole level at once).
  * *FILL_INO is set for a regular file whose content is still to come. */
 static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
 			   struct e2x_pop_entry *e, ext2_ino_t tdir,
-			   ext2_ino_t *fill_ino)
+			   struct e2x_dir_new *new, ext2_ino_t *fill_ino)
 {
 	uint64_t *seen = NULL;
 	ext2_ino_t ino = 0;
 	errcode_t err;
 
+	new->name = e->name;
+	new->name_len = e->name_len;
+	new->file_type = ftype_of(e->st.mode);
 	if (e->st.nlink > 1)
 		seen = u64map_find(&c->links, e->st.id);
 	if (seen) {
 		c->sum->hardlinks++;
-		return e2x_dir_link(c->fs, tdir, e->name, e->name_len,
-				    (ext2_ino_t)*seen, 0);
+		new->ino = (ext2_ino_t)*seen;
+		return link_again(c, new->ino);
 	}
 	switch (e->st.mode & LINUX_S_IFMT) {
 	case LINUX_S_IFREG:
@@ -623,9 +646,7 @@ static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
 	default:
 		return EXT2_ET_INVALID_ARGUMENT;
 	}
-	if (!err)
-		err = e2x_dir_add(c->fs, tdir, e->name, e->name_len, ino,
-				  ftype_of(e->st.mode), 0);
+	new->ino = ino;
 	if (!err && e->st.nlink > 1)
 		err = u64map_put(&c->links, e->st.id, ino);
 	return err;
@@ -691,14 +712,16 @@ static errcode_t pack_dir(struct pop_ctx *c, ext2_ino_t tdir)
 	return e2x_dir_build_htree(c->fs, tdir, E2X_DIR_BUILD_FULL);
 }
 
-/* Phase 1: every entry of the level (inodes adjacent, directory blocks
- * together); phase 2: file content; phase 3: each subdirectory. */
+/* Phase 1: every entry of the level (inodes adjacent, the names added
+ * at once, directory blocks together); phase 2: file content; phase 3:
+ * each subdirectory. */
 static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 			  int is_root)
 {
 	struct e2x_pop_entry *v = NULL;
+	struct e2x_dir_new *nv = NULL;
 	ext2_ino_t *dino = NULL, *fino = NULL;
-	size_t n = 0, i, saved;
+	size_t n = 0, nn = 0, i, saved;
 	errcode_t err;
 
 	err = failed_at(c, c->src->ops->list(c->src->priv, dir, &v, &n));
@@ -706,7 +729,8 @@ static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 		return err;
 	dino = calloc(n ? n : 1, sizeof(*dino));
 	fino = calloc(n ? n : 1, sizeof(*fino));
-	if (!dino || !fino) {
+	nv = calloc(n ? n : 1, sizeof(*nv));
+	if (!dino || !fino || !nv) {
 		err = EXT2_ET_NO_MEMORY;
 		goto out;
 	}
@@ -719,11 +743,15 @@ static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 		else if (LINUX_S_ISDIR(v[i].st.mode))
 			err = make_subdir(c, &v[i], tdir, is_root, &dino[i]);
 		else
-			err = copy_leaf(c, dir, &v[i], tdir, &fino[i]);
+			err = copy_leaf(c, dir, &v[i], tdir, &nv[nn++],
+					&fino[i]);
 		failed_at(c, err);
 		path_pop(c, saved);
 	}
-	if (!err)
+	if (!err && nn)
+		err = failed_at(c, e2x_dir_add_many(c->fs, tdir, nv, nn,
+						    E2X_DIR_BUILD_FULL));
+	else if (!err)
 		err = failed_at(c, pack_dir(c, tdir));
 	for (i = 0; i < n && !err; i++) {
 		c->sum->entries++;
@@ -746,6 +774,7 @@ static errcode_t copy_dir(struct pop_ctx *c, void *dir, ext2_ino_t tdir,
 		path_pop(c, saved);
 	}
 out:
+	free(nv);
 	free(dino);
 	free(fino);
 	free_list(v, n);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # compare.py --- recursive comparison of a source tree and its copy (a
 # kernel mount of the mke2fs -d image): type, content, data map
-# (sparseness), mode, owner, atime/mtime/crtime to the nanosecond, xattrs,
+# (sparseness), mode, owner, atime/mtime/ctime/crtime to the nanosecond, xattrs,
 # chattr flags, link counts and hard-link identity.  Prints every
 # difference; exit 1 when there is any.
 #
@@ -153,7 +153,8 @@ def main():
                 continue
             is_root = name is None
             checks = [('mode', s.st_mode, t.st_mode),
-                      ('mtime', s.st_mtime_ns, t.st_mtime_ns)]
+                      ('mtime', s.st_mtime_ns, t.st_mtime_ns),
+                      ('ctime', s.st_ctime_ns, t.st_ctime_ns)]
             if not (is_root and a.ignore_root_owner):
                 checks += [('uid', s.st_uid, t.st_uid),
                            ('gid', s.st_gid, t.st_gid)]
