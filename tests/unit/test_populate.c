@@ -2,7 +2,9 @@
  * test_populate.c --- the populate engine (lib/populate.c) over a source
  * held in memory: names longer than 255 bytes and read errors stop the
  * copy with the failing path; a grown directory is indexed with full
- * leaves; the reference e2fsck finds the copies clean.
+ * leaves; the reference e2fsck finds the copies clean.  And
+ * e2x_dir_add_many (lib/dir_fill.c), which fills each level: every form
+ * it ends in verified, duplicates refused before any change.
  */
 #include "config.h"
 #include <errno.h>
@@ -255,6 +257,137 @@ START_TEST(inline_tree_is_clean)
 }
 END_TEST
 
+/* N files named PREFIX%05d in DIR, added at once. */
+static errcode_t add_files(ext2_filsys fs, ext2_ino_t dir, const char *prefix,
+			   int n, char (*names)[16], struct e2x_dir_new *v)
+{
+	union {
+		struct ext2_inode_large in;
+		char bytes[1024];	/* the fs inode size */
+	} u;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&u, 0, sizeof(u));
+		snprintf(names[i], 16, "%s%05d", prefix, i);
+		ck_assert_int_eq(e2x_inode_new(fs, dir, LINUX_S_IFREG | 0644,
+					       &u.in, &v[i].ino), 0);
+		ck_assert_int_eq(ext2fs_write_inode_full(fs, v[i].ino,
+				 (void *)&u, EXT2_INODE_SIZE(fs->super)), 0);
+		v[i].name = names[i];
+		v[i].name_len = strlen(names[i]);
+		v[i].file_type = EXT2_FT_REG_FILE;
+	}
+	return e2x_dir_add_many(fs, dir, v, n, E2X_DIR_BUILD_FULL);
+}
+
+static void assert_dir_ok(ext2_filsys fs, ext2_ino_t dir, uint64_t want,
+			  enum e2x_dir_form want_form)
+{
+	struct e2x_dir_problems pr;
+	enum e2x_dir_form form;
+	uint64_t n;
+
+	memset(&pr, 0, sizeof(pr));
+	ck_assert_int_eq(e2x_dir_verify(fs, dir, 0, &pr), 0);
+	ck_assert_uint_eq(pr.count, 0);
+	e2x_dir_problems_free(&pr);
+	ck_assert_int_eq(e2x_dir_count(fs, dir, &n), 0);
+	ck_assert_uint_eq(n, want);
+	ck_assert_int_eq(e2x_dir_form(fs, dir, &form), 0);
+	ck_assert_int_eq(form, want_form);
+}
+
+/* Each form a batch can end in: inline (small), one linear block, an
+ * htree with full leaves built from inline and from a block, and a
+ * batch added to an indexed directory. */
+START_TEST(add_many_each_form)
+{
+	static const struct {
+		const char *opts;
+		int first, second;	/* batch sizes */
+		enum e2x_dir_form after1, after2;
+		uint64_t size2;		/* i_size after both (0: any) */
+	} rows[] = {
+		{ "-O inline_data", 2, 1, E2X_DIR_FORM_INLINE,
+		  E2X_DIR_FORM_INLINE, 0 },
+		{ "-O inline_data", 2, 40, E2X_DIR_FORM_INLINE,
+		  E2X_DIR_FORM_LINEAR, 1024 },
+		/* 16-byte records, 63 per 1 KiB leaf: 8 full leaves + root */
+		{ "-O inline_data", 3, 447, E2X_DIR_FORM_INLINE,
+		  E2X_DIR_FORM_HTREE, 9 * 1024 },
+		{ "", 30, 420, E2X_DIR_FORM_LINEAR, E2X_DIR_FORM_HTREE,
+		  9 * 1024 },
+		{ "", 70, 380, E2X_DIR_FORM_HTREE, E2X_DIR_FORM_HTREE,
+		  9 * 1024 },
+	};
+	static char names[450][16];
+	static struct e2x_dir_new v[450];
+	struct ext2_inode_large in;
+	char opts[64];
+	struct fixture fx;
+	ext2_ino_t dir;
+	size_t r;
+
+	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		snprintf(opts, sizeof(opts), "-b 1024 %s", rows[r].opts);
+		fixture_mkfs(&fx, opts, "16M");
+		ck_assert_int_eq(e2x_dir_mkdir(fx.fs, EXT2_ROOT_INO, "d", 1,
+					       0755, 0, &dir), 0);
+		ck_assert_int_eq(add_files(fx.fs, dir, "a", rows[r].first,
+					   names, v), 0);
+		assert_dir_ok(fx.fs, dir, rows[r].first, rows[r].after1);
+		ck_assert_int_eq(add_files(fx.fs, dir, "b", rows[r].second,
+					   names, v), 0);
+		assert_dir_ok(fx.fs, dir, rows[r].first + rows[r].second,
+			      rows[r].after2);
+		ck_assert_int_eq(e2x_dir_lookup(fx.fs, dir, names[0], 6,
+						NULL, NULL), 0);
+		ck_assert_int_eq(ext2fs_read_inode_full(fx.fs, dir,
+				 (void *)&in, sizeof(in)), 0);
+		if (rows[r].size2)
+			ck_assert_uint_eq(EXT2_I_SIZE(&in), rows[r].size2);
+		fixture_close(&fx);
+		ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+		fixture_drop(&fx);
+	}
+}
+END_TEST
+
+/* A name given twice, or one already there, is refused before any
+ * block changes; bad entries before anything is read. */
+START_TEST(add_many_refuses_duplicates)
+{
+	struct e2x_dir_new v[3] = {
+		{ "x", 1, 0, EXT2_FT_REG_FILE },
+		{ "y", 1, 0, EXT2_FT_REG_FILE },
+		{ "x", 1, 0, EXT2_FT_REG_FILE },
+	};
+	struct fixture fx;
+	uint64_t n;
+
+	fixture_mkfs(&fx, "", "16M");
+	v[0].ino = v[1].ino = v[2].ino = EXT2_ROOT_INO;
+	ck_assert_int_eq(e2x_dir_add_many(fx.fs, EXT2_ROOT_INO, v, 3, 0),
+			 E2X_ERR_EXISTS);
+	v[2].name = "lost+found";
+	v[2].name_len = 10;
+	ck_assert_int_eq(e2x_dir_add_many(fx.fs, EXT2_ROOT_INO, v, 3, 0),
+			 E2X_ERR_EXISTS);
+	v[2].name = "a/b";
+	v[2].name_len = 3;
+	ck_assert_int_eq(e2x_dir_add_many(fx.fs, EXT2_ROOT_INO, v, 3, 0),
+			 EXT2_ET_INVALID_ARGUMENT);
+	v[2].name = "z";
+	v[2].ino = 0;
+	ck_assert_int_eq(e2x_dir_add_many(fx.fs, EXT2_ROOT_INO, v, 3, 0),
+			 EXT2_ET_INVALID_ARGUMENT);
+	ck_assert_int_eq(e2x_dir_count(fx.fs, EXT2_ROOT_INO, &n), 0);
+	ck_assert_uint_eq(n, 1);	/* lost+found only */
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *populate_suite(void)
 {
 	Suite *s = suite_create("populate");
@@ -265,6 +398,8 @@ static Suite *populate_suite(void)
 	tcase_add_test(tc, read_error_names_the_entry);
 	tcase_add_test(tc, grown_directory_has_full_leaves);
 	tcase_add_test(tc, inline_tree_is_clean);
+	tcase_add_test(tc, add_many_each_form);
+	tcase_add_test(tc, add_many_refuses_duplicates);
 	suite_add_tcase(s, tc);
 	return s;
 }
