@@ -6,6 +6,11 @@
  * reference e2fsck must find the image clean.
  *
  * Usage: itreemodel [CONFIG]   (default: every config)
+ * A growth configuration (grow > 0) starts empty and mixes adds, removes
+ * and renames (remove plus add of the same inode under a new name) until
+ * the tree holds GROW entries, verifying after batches that double in
+ * length, then runs OPS mixed operations at that size.
+ *
  * E2X_LONG=1 grows the runs to 1,000,000 entries.  The seed (printed;
  * ITREEMODEL_SEED=N replaces the table's) drives the operations and the
  * file system's hash seed (mke2fs -E hash_seed): a failure reproduces
@@ -32,6 +37,10 @@ struct config {
 	unsigned int collide;	/* hashes from this many values, 0: real */
 	unsigned int seq;	/* % of creates with an increasing inode */
 	unsigned int longnames;	/* % of names padded up to 255 bytes */
+	unsigned int renames;	/* % of non-add operations that rename */
+	unsigned long grow;	/* > 0: grow from empty to this many */
+	unsigned int grow_adds;	/* % of adds while growing */
+	const char *only_io;	/* run over this channel only (NULL: all) */
 };
 
 static const struct config configs[] = {
@@ -51,12 +60,16 @@ static const struct config configs[] = {
 	  300000, 10, 0, 50 },
 	{ "1k-longnames", "-b 1024 -I 256 -O metadata_csum,^has_journal",
 	  "64M", 7, 10000, 2000, 100000, 10, 0, 40, 60 },
+	/* one directory from 0 to 1,000,000 entries and 100,000 mixed
+	 * operations there, with hard links and renames */
+	{ "4k-csum-million", "-b 4096 -I 256 -O metadata_csum,^has_journal",
+	  "256M", 8, 100000, 0, 0, 5, 0, 30, 0, 50, 1000000, 75, "cache" },
 };
 
 struct ent {
 	uint32_t ino, hash;
 	uint8_t len, type;
-	char name[256];
+	char *name;		/* malloc'd, LEN bytes */
 };
 
 struct model {
@@ -94,16 +107,23 @@ static void make_entry(const struct config *cfg, ext2_filsys fs,
 	uint32_t maxino = fs->super->s_inodes_count;
 	uint64_t r = rnd() % 100;
 	uint32_t minor;
+	char name[256];
 
-	e->len = snprintf(e->name, sizeof(e->name), "f%llx-%u",
+	e->len = snprintf(name, sizeof(name), "f%llx-%u",
 			  (unsigned long long)m->next_name++,
 			  (unsigned int)(rnd() % 1000));
 	if (rnd() % 100 < cfg->longnames) {
 		unsigned int to = e->len + rnd() % (256 - e->len);
 
-		memset(e->name + e->len, 'x', to - e->len);
+		memset(name + e->len, 'x', to - e->len);
 		e->len = to;
 	}
+	e->name = malloc(e->len);
+	if (!e->name) {
+		fprintf(stderr, "itreemodel: out of memory\n");
+		exit(1);
+	}
+	memcpy(e->name, name, e->len);
 	if (m->n && r < cfg->links) {
 		e->ino = m->v[m->n - 1 - rnd() % (m->n < 8 ? m->n : 8)].ino;
 	} else if (r < cfg->links + cfg->seq) {
@@ -242,6 +262,57 @@ fail:
 	return -1;
 }
 
+enum { OP_ADD, OP_REMOVE, OP_RENAME };
+
+/* One operation on the tree and the model; I numbers it in messages.  A
+ * rename removes entry K and adds its inode under a new name. */
+static int one_op(const struct config *cfg, ext2_filsys fs, ext2_ino_t dir,
+		  struct ext2_inode_large *inode, struct model *m, int kind,
+		  unsigned long i)
+{
+	struct e2x_itree_entry t;
+	struct ent *e = &m->v[m->n], old;
+	size_t k = 0;
+	errcode_t err;
+
+	if (kind != OP_ADD) {
+		k = rnd() % m->n;
+		old = m->v[k];
+		to_itree(&old, &t);
+		err = e2x_itree_remove(fs, dir, inode, &t, 0);
+		if (err)
+			FAIL("remove #%lu: %s", i, error_message(err));
+		if (rnd() % 1000 == 0 &&
+		    e2x_itree_remove(fs, dir, inode, &t, 0) !=
+			    E2X_ERR_NOT_FOUND)
+			FAIL("remove of an absent entry accepted");
+		if (kind == OP_REMOVE) {
+			free(old.name);
+			m->v[k] = m->v[--m->n];
+			return 0;
+		}
+		e = &m->v[k];
+	}
+	make_entry(cfg, fs, m, e);
+	if (kind == OP_RENAME) {
+		e->ino = old.ino;
+		e->type = old.type;
+		free(old.name);
+	}
+	to_itree(e, &t);
+	err = e2x_itree_insert(fs, dir, inode, &t, 0);
+	if (err)
+		FAIL("insert #%lu: %s", i, error_message(err));
+	if (kind == OP_ADD)
+		m->n++;
+	if (rnd() % 1000 == 0 &&
+	    e2x_itree_insert(fs, dir, inode, &t, 0) != E2X_ERR_EXISTS)
+		FAIL("duplicate insert accepted");
+	return 0;
+fail:
+	return -1;
+}
+
 /* Every config runs over plain unix_io and over the write-back cache
  * channel (1 MiB, so dirty nodes are evicted), where node checksums are
  * skipped by content tag. */
@@ -262,7 +333,8 @@ static int run_config(const struct config *cfg, const struct iopath *io,
 	struct ext2_inode_large *inode = NULL;
 	struct model m = { NULL, 0, 0, 0, 0 };
 	unsigned long fill = longrun ? cfg->long_fill : cfg->fill;
-	unsigned long ops = longrun ? cfg->ops * 5 : cfg->ops, i, batch;
+	unsigned long ops = longrun ? cfg->ops * 5 : cfg->ops, i = 0, batch;
+	unsigned long next_check, end, checks = 0, counts[3] = { 0, 0, 0 };
 	ext2_filsys fs = NULL;
 	const char *senv = getenv("ITREEMODEL_SEED");
 	uint64_t seed = senv && *senv ? strtoull(senv, NULL, 0) : cfg->seed;
@@ -312,48 +384,54 @@ static int run_config(const struct config *cfg, const struct iopath *io,
 		FAIL("read inode: %s", error_message(err));
 	base = ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)inode);
 	free0 = ext2fs_free_blocks_count(fs->super);
-	m.cap = fill + ops + 16;
+	m.cap = (cfg->grow ? cfg->grow : fill) + ops + 16;
 	m.v = malloc(m.cap * sizeof(*m.v));
 	if (!m.v)
 		FAIL("no memory");
 	err = e2x_itree_build(fs, dir, inode, model_walk, &m, 0);
 	if (err)
 		FAIL("build: %s", error_message(err));
-	/* fill, then mixed operations; verify after every batch */
+	/* fill (or grow), then mixed operations; verify after every batch */
 	batch = getenv("ITREEMODEL_EVERY") ? 1 : (fill + ops) / 20 + 1;
-	for (i = 0; i < fill + ops; i++) {
-		int add = i < fill || m.n == 0 || rnd() % 100 < 50;
-		struct e2x_itree_entry t;
+	next_check = getenv("ITREEMODEL_EVERY") ? 1 : 1024;
+	end = cfg->grow ? ~0UL : fill + ops;
+	for (i = 0; i < end; i++) {
+		int kind = OP_REMOVE;
 
-		if (add) {
-			struct ent *e = &m.v[m.n];
+		if (i < fill || m.n == 0) {
+			kind = OP_ADD;
+		} else if (end == ~0UL) {	/* growing */
+			unsigned int r = rnd() % 100;
 
-			make_entry(cfg, fs, &m, e);
-			to_itree(e, &t);
-			err = e2x_itree_insert(fs, dir, inode, &t, 0);
-			if (err)
-				FAIL("insert #%lu: %s", i, error_message(err));
-			m.n++;
-			if (rnd() % 1000 == 0 &&
-			    e2x_itree_insert(fs, dir, inode, &t, 0) !=
-				    E2X_ERR_EXISTS)
-				FAIL("duplicate insert accepted");
-		} else {
-			size_t k = rnd() % m.n;
-
-			to_itree(&m.v[k], &t);
-			err = e2x_itree_remove(fs, dir, inode, &t, 0);
-			if (err)
-				FAIL("remove #%lu: %s", i, error_message(err));
-			if (rnd() % 1000 == 0 &&
-			    e2x_itree_remove(fs, dir, inode, &t, 0) !=
-				    E2X_ERR_NOT_FOUND)
-				FAIL("remove of an absent entry accepted");
-			m.v[k] = m.v[--m.n];
+			kind = r < cfg->grow_adds ? OP_ADD :
+			       r < cfg->grow_adds + (100 - cfg->grow_adds) / 2 ?
+			       OP_REMOVE : OP_RENAME;
+		} else if (rnd() % 100 < 50) {
+			kind = OP_ADD;
+		} else if (cfg->renames && rnd() % 100 < cfg->renames) {
+			kind = OP_RENAME;
 		}
-		if ((i + 1) % batch == 0 && check_all(cfg, fs, dir, inode, &m,
-						      base))
+		if (one_op(cfg, fs, dir, inode, &m, kind, i))
 			goto fail;
+		counts[kind]++;
+		if (end == ~0UL && m.n >= cfg->grow) {
+			fprintf(stderr, "%s over %s: %zu entries after %lu "
+				"operations\n", cfg->name, io->name, m.n,
+				i + 1);
+			end = i + 1 + ops;
+			if (check_all(cfg, fs, dir, inode, &m, base))
+				goto fail;
+			checks++;
+			continue;
+		}
+		if (cfg->grow ? i + 1 == next_check || i + 1 == end :
+				(i + 1) % batch == 0) {
+			if (check_all(cfg, fs, dir, inode, &m, base))
+				goto fail;
+			checks++;
+			if (i + 1 == next_check)
+				next_check *= 2;
+		}
 	}
 	/* a rebuilt tree is equal in content */
 	err = e2x_itree_build(fs, dir, inode, model_walk, &m, 0);
@@ -377,13 +455,17 @@ static int run_config(const struct config *cfg, const struct iopath *io,
 		 "E2FSCK_CONFIG=/dev/null /usr/sbin/e2fsck -fn %s >&2", path);
 	if (run(cmd))
 		FAIL("reference e2fsck -fn not clean after drop");
-	printf("PASS %s over %s: %lu ops, %zu entries left\n", cfg->name,
-	       io->name, fill + ops, m.n);
+	printf("PASS %s over %s: %lu ops (%lu adds, %lu removes, %lu renames), "
+	       "%lu verifies, %zu entries left\n", cfg->name, io->name, i,
+	       counts[OP_ADD], counts[OP_REMOVE], counts[OP_RENAME], checks,
+	       m.n);
 	rc = 0;
 fail:
 	if (fs)
 		ext2fs_close_free(&fs);
 	free(inode);
+	while (m.v && m.n)
+		free(m.v[--m.n].name);
 	free(m.v);
 	unlink(path);
 	return rc;
@@ -402,7 +484,9 @@ int main(int argc, char **argv)
 			continue;
 		ran++;
 		for (j = 0; j < sizeof(iopaths) / sizeof(iopaths[0]); j++)
-			if (run_config(&configs[i], &iopaths[j], longrun)) {
+			if ((!configs[i].only_io ||
+			     !strcmp(configs[i].only_io, iopaths[j].name)) &&
+			    run_config(&configs[i], &iopaths[j], longrun)) {
 				fprintf(stderr, "(%s over %s)\n",
 					configs[i].name, iopaths[j].name);
 				bad++;
