@@ -151,6 +151,26 @@ static uint64_t fresh_nodes(ext2_filsys fs, ext2_ino_t dir)
 	return st.nodes;
 }
 
+/* The directory engine's verifier (itree included) finds nothing wrong
+ * with DIR: the timed phases must leave correct trees behind. */
+static void verify_dir(ext2_filsys fs, ext2_ino_t dir, const char *tag)
+{
+	struct e2x_dir_problems p;
+	errcode_t err;
+
+	memset(&p, 0, sizeof(p));
+	err = e2x_dir_verify(fs, dir, E2X_DIR_VERIFY_FAST, &p);
+	if (err)
+		die(tag, err);
+	if (p.count) {
+		fprintf(stderr, "itreebench: %s: %zu problems, first: %s %s\n",
+			tag, p.count, e2x_dir_problem_name(p.list[0].code),
+			p.list[0].desc);
+		exit(1);
+	}
+	e2x_dir_problems_free(&p);
+}
+
 /* Add N entries with inode numbers INOS[i] (names by index i). */
 static double add_all(ext2_filsys fs, ext2_ino_t dir, const uint32_t *inos,
 		      size_t n)
@@ -255,6 +275,8 @@ static void dir_run(ext2_filsys fs, size_t n, int itree)
 	printf("delete_seq_per_s %.0f\n", remove_some(fs, a, del, k));
 	printf("delete_rnd_per_s %.0f\n", remove_some(fs, b, del, k));
 	e2x_itree_counters_get(&c1);
+	verify_dir(fs, a, "verify seq");
+	verify_dir(fs, b, "verify rnd");
 	if (itree) {
 		printf("merges_per_1000_deletes %.2f\n",
 		       1000.0 * (c1.merges - c0.merges) / (2 * k));

@@ -270,12 +270,50 @@ static uint64_t span(io_channel ch, int count)
 			   (uint64_t)count * ch->block_size;
 }
 
+/* The entry of block BLK, read from the device on a miss, made the most
+ * recent.  *DEV_ERR tells a failed device read from a failure to make
+ * room. */
+static errcode_t fetch(io_channel ch, unsigned long long blk,
+		       struct centry **ep, int *dev_err)
+{
+	struct cache_chan *cc = cc_of(ch);
+	struct centry *e;
+	errcode_t err;
+
+	e = lookup(cc, blk);
+	if (e) {
+		cc->st.hits++;
+		if (cc->lru.next != e) {
+			lru_unlink(e);
+			lru_front(cc, e);
+		}
+		*ep = e;
+		return 0;
+	}
+	cc->st.misses++;
+	*dev_err = 0;
+	err = take_entry(ch, &e);
+	if (err)
+		return err;
+	err = io_channel_read_blk64(cc->real, blk, 1, e->data);
+	if (err) {
+		give_back(e);
+		*dev_err = 1;
+		return err;
+	}
+	insert(cc, e, blk, 0);
+	cc->last = e;
+	*ep = e;
+	return 0;
+}
+
 static errcode_t cache_read_blk64(io_channel ch, unsigned long long blk,
 				  int count, void *data)
 {
 	struct cache_chan *cc = cc_of(ch);
 	struct centry *e;
 	errcode_t err;
+	int dev_err;
 
 	if (count != 1) {
 		err = io_channel_read_blk64(cc->real, blk, count, data);
@@ -284,27 +322,10 @@ static errcode_t cache_read_blk64(io_channel ch, unsigned long long blk,
 		overlap(ch, blk * ch->block_size, span(ch, count), data, 1);
 		return 0;
 	}
-	e = lookup(cc, blk);
-	if (e) {
-		cc->st.hits++;
-		memcpy(data, e->data, ch->block_size);
-		if (cc->lru.next != e) {
-			lru_unlink(e);
-			lru_front(cc, e);
-		}
-		return 0;
-	}
-	cc->st.misses++;
-	err = take_entry(ch, &e);
+	err = fetch(ch, blk, &e, &dev_err);
 	if (err)
-		return err;
-	err = io_channel_read_blk64(cc->real, blk, 1, e->data);
-	if (err) {
-		give_back(e);
-		return read_error(ch, blk, count, data, err);
-	}
+		return dev_err ? read_error(ch, blk, count, data, err) : err;
 	memcpy(data, e->data, ch->block_size);
-	insert(cc, e, blk, 0);
 	return 0;
 }
 
@@ -632,4 +653,40 @@ uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk)
 		return 0;
 	e = cc->last && cc->last->blk == blk ? cc->last : lookup(cc, blk);
 	return e ? e->tag : 0;
+}
+
+errcode_t e2x_cache_io_borrow(io_channel ch, unsigned long long blk,
+			      const void **data, uint64_t *tag)
+{
+	struct cache_chan *cc = cache_chan_of(ch);
+	struct centry *e;
+	errcode_t err;
+	int dev_err;
+
+	if (!cc)
+		return EXT2_ET_UNIMPLEMENTED;
+	err = fetch(ch, blk, &e, &dev_err);
+	if (err)
+		return err;
+	*data = e->data;
+	*tag = e->tag;
+	return 0;
+}
+
+errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
+			      void **data, uint64_t *tag)
+{
+	struct cache_chan *cc = cache_chan_of(ch);
+	struct centry *e;
+
+	if (!cc || cc->writethrough)
+		return EXT2_ET_UNIMPLEMENTED;
+	e = cc->last && cc->last->blk == blk ? cc->last : lookup(cc, blk);
+	if (!e)
+		return E2X_ERR_NOT_FOUND;
+	e->tag = new_tag();
+	set_dirty(cc, e, 1);
+	*data = e->data;
+	*tag = e->tag;
+	return 0;
 }

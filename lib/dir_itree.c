@@ -17,6 +17,54 @@ int dir_itree_wanted(struct e2x_dirh *d)
 	return e2x_itree_feature(d->fs) && d->form == E2X_DIR_FORM_HTREE;
 }
 
+/* Where block 0 of D lies when the inode's own extent list says so at a
+ * glance (a depth-0 tree); 0 when the general mapping must tell. */
+static blk64_t first_block_quick(struct e2x_dirh *d)
+{
+	const struct ext3_extent_header *eh = (const void *)d->inode->i_block;
+	const struct ext3_extent *ex = (const void *)(eh + 1);
+	unsigned int i, n = ext2fs_le16_to_cpu(eh->eh_entries);
+	blk64_t pblk;
+
+	if (!(d->inode->i_flags & EXT4_EXTENTS_FL) ||
+	    ext2fs_le16_to_cpu(eh->eh_magic) != EXT3_EXT_MAGIC ||
+	    eh->eh_depth || n > 4 || !d->nblocks)
+		return 0;
+	for (i = 0; i < n; i++, ex++) {
+		unsigned int len = ext2fs_le16_to_cpu(ex->ee_len);
+
+		if (ext2fs_le32_to_cpu(ex->ee_block) || !len ||
+		    len > EXT_INIT_MAX_LEN)
+			continue;
+		pblk = (blk64_t)ext2fs_le16_to_cpu(ex->ee_start_hi) << 32 |
+		       ext2fs_le32_to_cpu(ex->ee_start);
+		if (pblk < d->fs->super->s_first_data_block ||
+		    pblk >= ext2fs_blocks_count(d->fs->super))
+			return 0;
+		return pblk;
+	}
+	return 0;
+}
+
+/* The hash version in D's dx_root, as htree_root_version() gives it, but
+ * without mapping block 0 through libext2fs or copying it when the inode
+ * and the cache channel allow. */
+static errcode_t root_version(struct e2x_dirh *d, int *version)
+{
+	blk64_t pblk = first_block_quick(d);
+	const struct e2x_dx_root_info *ri;
+	const void *blk;
+	uint64_t tag;
+
+	if (!pblk || e2x_cache_io_borrow(d->fs->io, pblk, &blk, &tag))
+		return htree_root_version(d, version);
+	ri = (const void *)((const char *)blk + E2X_DX_ROOT_INFO_OFF);
+	if (ri->hash_version > EXT2_HASH_TEA_UNSIGNED)
+		return E2X_ERR_CORRUPT;
+	*version = ri->hash_version;
+	return 0;
+}
+
 /* The htree major hash of NAME in D (the itree's second key). */
 static errcode_t itree_hash(struct e2x_dirh *d, const char *name,
 			    unsigned int len, uint32_t *hash)
@@ -24,7 +72,7 @@ static errcode_t itree_hash(struct e2x_dirh *d, const char *name,
 	int v;
 	errcode_t err;
 
-	err = htree_root_version(d, &v);
+	err = root_version(d, &v);
 	if (err)
 		return err;
 	return dirh_hash(d, dirh_hash_version(d, v), name, len, hash, NULL);

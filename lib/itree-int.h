@@ -85,6 +85,9 @@ void itree_node_init(struct itree_ctx *c, char *buf, unsigned int level);
 void itree_node_set_used(struct itree_ctx *c, char *buf, unsigned int count,
 			 unsigned int used);
 uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk);
+errcode_t itree_check_node(struct itree_ctx *c, blk64_t blk, const char *buf,
+			   int level, uint64_t tag);
+int itree_blk_ok(struct itree_ctx *c, blk64_t blk);
 errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 			  int level);
 errcode_t itree_write_node(struct itree_ctx *c, blk64_t blk, char *buf);
@@ -109,6 +112,13 @@ errcode_t itree_descend_find(struct itree_ctx *c, const struct itree_key *k,
 			     unsigned int *pos, unsigned int *off,
 			     unsigned int *count, int *found);
 void itree_count(int which);
+
+/* itree_inplace.c: 1 when the entry E (LEN bytes, key K) went into its
+ * leaf, or K's entry left it, in the cache channel's own copy with nothing
+ * else changing; 0 when the ordinary path must run (nothing changed). */
+int itree_insert_in_place(struct itree_ctx *c, const struct itree_key *k,
+			  const char *e, unsigned int len);
+int itree_remove_in_place(struct itree_ctx *c, const struct itree_key *k);
 
 /* itree_build.c: entries gathered from a walk, sorted by key; the names
  * live in the arena at NAME_OFF. */

@@ -193,6 +193,11 @@ errcode_t e2x_itree_insert(ext2_filsys fs, ext2_ino_t dir,
 	k.hash = ent->hash;
 	k.name_len = ent->name_len;
 	k.name = ent->name;
+	len = itree_leaf_fill(e, ent);
+	if (itree_insert_in_place(&c, &k, e, len)) {
+		itree_count(ITC_INSERT);
+		goto out;
+	}
 	err = itree_descend_find(&c, &k, &pos, &off, &count, &found);
 	if (err)
 		goto out;
@@ -200,7 +205,6 @@ errcode_t e2x_itree_insert(ext2_filsys fs, ext2_ino_t dir,
 		err = E2X_ERR_EXISTS;
 		goto out;
 	}
-	len = itree_leaf_fill(e, ent);
 	err = reserve_nodes(&c, len);
 	if (!err)
 		err = put_entry(&c, 0, pos, off, e, len);

@@ -114,16 +114,16 @@ static int header_sane(struct itree_ctx *c, const struct e2x_itree_node *h)
 }
 
 /* The node's checksum, unless these very bytes passed before: the cache
- * channel's tag says so without looking at them, else the byte memo. */
-static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, char *buf)
+ * channel's tag (TAG, 0 for none) says so without looking at them, else
+ * the byte memo. */
+static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, const char *buf,
+			    uint64_t tag)
 {
-	uint64_t tag = e2x_cache_io_tag(c->fs->io, blk);
-
 	if (tag ? itree_memo_tag_hit(c->seed, blk, tag) :
 		  itree_memo_hit(c->seed, blk, buf, c->bs))
 		return 0;
-	if (ext2fs_le32_to_cpu(itree_hdr(buf)->in_checksum) !=
-	    itree_node_csum(c, buf, blk))
+	if (ext2fs_le32_to_cpu(((const struct e2x_itree_node *)buf)->
+			       in_checksum) != itree_node_csum(c, buf, blk))
 		return E2X_ERR_ITREE_CORRUPT;
 	if (tag)
 		itree_memo_tag_put(c->seed, blk, tag);
@@ -132,20 +132,14 @@ static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, char *buf)
 	return 0;
 }
 
-/* Read a node and check magic, owner, generation, counts, checksum and
- * (when LEVEL >= 0) its level. */
-errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
-			  int level)
+/* Check magic, owner, generation, counts, checksum (TAG: the bytes' tag
+ * in a cache channel, or 0) and (when LEVEL >= 0) the level of node BUF
+ * read from BLK. */
+errcode_t itree_check_node(struct itree_ctx *c, blk64_t blk, const char *buf,
+			   int level, uint64_t tag)
 {
-	struct e2x_itree_node *h = itree_hdr(buf);
-	errcode_t err;
+	const struct e2x_itree_node *h = (const void *)buf;
 
-	if (blk < c->fs->super->s_first_data_block ||
-	    blk >= ext2fs_blocks_count(c->fs->super))
-		return E2X_ERR_ITREE_CORRUPT;
-	err = io_channel_read_blk64(c->fs->io, blk, 1, buf);
-	if (err)
-		return err;
 	if (ext2fs_le32_to_cpu(h->in_magic) != E2X_ITREE_NODE_MAGIC ||
 	    ext2fs_le32_to_cpu(h->in_owner) != c->dir ||
 	    ext2fs_le32_to_cpu(h->in_generation) != c->root.ir_generation)
@@ -155,8 +149,30 @@ errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 	if (!header_sane(c, h))
 		return E2X_ERR_ITREE_CORRUPT;
 	if (c->csum)
-		return check_csum(c, blk, buf);
+		return check_csum(c, blk, buf, tag);
 	return 0;
+}
+
+/* A node's block number is inside the file system. */
+int itree_blk_ok(struct itree_ctx *c, blk64_t blk)
+{
+	return blk >= c->fs->super->s_first_data_block &&
+	       blk < ext2fs_blocks_count(c->fs->super);
+}
+
+/* Read a node and check it (itree_check_node()). */
+errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
+			  int level)
+{
+	errcode_t err;
+
+	if (!itree_blk_ok(c, blk))
+		return E2X_ERR_ITREE_CORRUPT;
+	err = io_channel_read_blk64(c->fs->io, blk, 1, buf);
+	if (err)
+		return err;
+	return itree_check_node(c, blk, buf, level,
+				c->csum ? e2x_cache_io_tag(c->fs->io, blk) : 0);
 }
 
 errcode_t itree_write_node(struct itree_ctx *c, blk64_t blk, char *buf)

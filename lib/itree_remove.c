@@ -303,6 +303,10 @@ errcode_t e2x_itree_remove(ext2_filsys fs, ext2_ino_t dir,
 	k.hash = ent->hash;
 	k.name_len = ent->name_len;
 	k.name = ent->name;
+	if (itree_remove_in_place(&c, &k)) {
+		itree_count(ITC_REMOVE);
+		goto out;
+	}
 	err = itree_descend_find(&c, &k, &pos, &off, &count, &found);
 	if (err)
 		goto out;

@@ -79,6 +79,7 @@ lib_libe2x_la_SOURCES += \
 	lib/e2x-itree.h \
 	lib/itree-int.h \
 	lib/itree_node.c \
+	lib/itree_inplace.c \
 	lib/itree_root.c \
 	lib/itree_alloc.c \
 	lib/itree_insert.c \

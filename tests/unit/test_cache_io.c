@@ -255,6 +255,56 @@ START_TEST(content_tags)
 }
 END_TEST
 
+/* Borrow sees the cached bytes (the device's on a miss, the last write
+ * after one) without a copy; modify changes them in place as a write
+ * does: new tag, dirty, on the device after flush.  Other channels,
+ * writethrough and uncached blocks are refused. */
+START_TEST(borrow_and_modify)
+{
+	unsigned char *buf = malloc(4096);
+	const void *p;
+	void *w;
+	uint64_t t1, t2;
+	io_channel ch, plain;
+
+	make_device();
+	ch = open_cache(IO_FLAG_RW, 4096);
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t1),
+			 E2X_ERR_NOT_FOUND);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1), 0);
+	ck_assert_int_eq(memcmp(p, model + 5 * 4096, 4096), 0);
+	ck_assert_uint_eq(t1, e2x_cache_io_tag(ch, 5));
+	fill(buf, 4096);
+	ck_assert_int_eq(io_channel_write_blk64(ch, 6, 1, buf), 0);
+	memcpy(model + 6 * 4096, buf, 4096);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t1), 0);
+	ck_assert_int_eq(memcmp(p, buf, 4096), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1), 0);
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2), 0);
+	ck_assert_ptr_eq(w, p);
+	ck_assert_uint_ne(t2, t1);
+	ck_assert_uint_eq(e2x_cache_io_tag(ch, 5), t2);
+	fill(w, 4096);
+	memcpy(model + 5 * 4096, w, 4096);
+	ck_assert_int_eq(io_channel_read_blk64(ch, 5, 1, buf), 0);
+	ck_assert_int_eq(memcmp(buf, model + 5 * 4096, 4096), 0);
+	ck_assert_int_ne(e2x_cache_io_borrow(ch, DEV_SIZE / 4096 + 5, &p,
+					     &t1), 0);
+	ck_assert_int_eq(io_channel_flush(ch), 0);
+	device_matches();
+	ck_assert_int_eq(io_channel_set_options(ch, "writethrough"), 0);
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2),
+			 EXT2_ET_UNIMPLEMENTED);
+	ck_assert_int_eq(unix_io_manager->open(path, 0, &plain), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(plain, 5, &p, &t1),
+			 EXT2_ET_UNIMPLEMENTED);
+	io_channel_close(plain);
+	ck_assert_int_eq(io_channel_close(ch), 0);
+	free(buf);
+	drop_device();
+}
+END_TEST
+
 /* Device errors reach the caller: a read past the end fails; on a
  * read-only device a dirty block cannot be written back, so eviction
  * makes the write that needs the room fail, and flush and close fail. */
@@ -321,6 +371,7 @@ static Suite *cache_io_suite(void)
 	tcase_add_loop_test(tc, read_after_write_with_eviction, 0, n);
 	tcase_add_loop_test(tc, flush_order, 0, n);
 	tcase_add_test(tc, content_tags);
+	tcase_add_test(tc, borrow_and_modify);
 	tcase_add_loop_test(tc, errors_propagate, 0, n);
 	tcase_add_test(tc, options);
 	suite_add_tcase(s, tc);

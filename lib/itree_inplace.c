@@ -1,0 +1,174 @@
+/*
+ * itree_inplace.c --- the common insert and remove done in a cache
+ * channel's own copy of the leaf: when nothing but the leaf changes, the
+ * path is looked at where the cache holds it and the leaf edited there.
+ */
+#include "config.h"
+#include <string.h>
+#include "itree-int.h"
+
+/* Where key K is or belongs, seen through borrowed blocks. */
+struct spot {
+	blk64_t blk;		/* the leaf */
+	unsigned int pos;	/* first entry not below K */
+	unsigned int off;	/* its byte offset (in_used when none) */
+	unsigned int count, used;
+	int found;		/* entry POS equals K */
+	int next_equal;		/* the separator after the leaf has K's
+				 * (ino, hash): equal keys may go on there */
+};
+
+/* Ask for LEN bytes at P at once: a leaf is walked entry by entry, each
+ * length telling where the next one starts. */
+static void prefetch(const void *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 64; i < len; i += 64)
+		__builtin_prefetch((const char *)p + i);
+}
+
+/* The leaf's entries tile in_used exactly; find K among them. */
+static int leaf_scan(const char *leaf, const struct itree_key *k,
+		     struct spot *s)
+{
+	const unsigned char *area = (const unsigned char *)leaf +
+				    E2X_ITREE_HDR_SIZE;
+	unsigned int off = 0, i;
+	struct itree_key e;
+
+	s->pos = s->count;
+	s->off = s->used;
+	s->found = 0;
+	for (i = 0; i < s->count; i++) {
+		if (off + E2X_ITREE_LEAF_HDR > s->used)
+			return 0;
+		/* entries of lower inodes are passed on the inode alone */
+		if (i < s->pos && itree_get32(area + off) >= k->ino) {
+			int r;
+
+			itree_entry_key((const char *)area + off, 1, &e);
+			r = itree_key_cmp(&e, k);
+			if (r >= 0) {
+				s->pos = i;
+				s->off = off;
+				s->found = !r;
+			}
+		}
+		off += E2X_ITREE_LEAF_LEN(area[off + 8]);
+		if (off > s->used)
+			return 0;
+	}
+	return off == s->used;
+}
+
+/*
+ * Walk from the root to K's leaf through blocks borrowed from the cache
+ * channel, checking each node as itree_read_node() does.  1 when *S
+ * describes the leaf; 0 when the walk cannot tell (no cache channel, a
+ * node that does not pass): the ordinary path then runs and reports.
+ */
+static int find_spot(struct itree_ctx *c, const struct itree_key *k,
+		     struct spot *s)
+{
+	blk64_t blk = c->root.ir_root;
+	const struct e2x_itree_node *h;
+	struct itree_key next;
+	int l, have_next = 0;
+	const void *p = NULL;
+	uint64_t tag;
+
+	for (l = c->levels - 1; l >= 0; l--) {
+		unsigned int n, idx;
+
+		if (!itree_blk_ok(c, blk) ||
+		    e2x_cache_io_borrow(c->fs->io, blk, &p, &tag) ||
+		    itree_check_node(c, blk, p, l, tag))
+			return 0;
+		if (l == 0)
+			break;
+		h = p;
+		n = ext2fs_le16_to_cpu(h->in_count);
+		idx = itree_index_pick((char *)p, k);
+		if (idx + 1 < n) {
+			itree_entry_key(itree_entry((char *)p, (idx + 1) *
+						    E2X_ITREE_INDEX_LEN),
+					0, &next);
+			have_next = 1;
+		}
+		blk = itree_index_child(itree_entry((char *)p, idx *
+						    E2X_ITREE_INDEX_LEN));
+	}
+	h = p;
+	s->blk = blk;
+	s->count = ext2fs_le16_to_cpu(h->in_count);
+	s->used = ext2fs_le16_to_cpu(h->in_used);
+	prefetch(p, E2X_ITREE_HDR_SIZE + s->used);
+	s->next_equal = have_next && !itree_key_cmp_ih(&next, k);
+	return leaf_scan(p, k, s);
+}
+
+/* The leaf of S, to be changed in place; NULL when the channel will not. */
+static char *leaf_for_change(struct itree_ctx *c, struct spot *s,
+			     uint64_t *tag)
+{
+	void *p;
+
+	if (e2x_cache_io_modify(c->fs->io, s->blk, &p, tag))
+		return NULL;
+	return p;
+}
+
+/* The leaf at BLK was changed in place: its checksum, and the memo. */
+static void leaf_changed(struct itree_ctx *c, blk64_t blk, char *leaf,
+			 uint64_t tag)
+{
+	itree_hdr(leaf)->in_checksum = c->csum ?
+		ext2fs_cpu_to_le32(itree_node_csum(c, leaf, blk)) : 0;
+	if (c->csum)
+		itree_memo_tag_put(c->seed, blk, tag);
+}
+
+int itree_insert_in_place(struct itree_ctx *c, const struct itree_key *k,
+			  const char *e, unsigned int len)
+{
+	struct spot s;
+	uint64_t tag;
+	char *leaf;
+
+	if (!find_spot(c, k, &s) || s.found || !s.pos ||
+	    (s.pos == s.count && s.next_equal) || s.used + len > c->area)
+		return 0;
+	leaf = leaf_for_change(c, &s, &tag);
+	if (!leaf)
+		return 0;
+	memmove(itree_entry(leaf, s.off + len), itree_entry(leaf, s.off),
+		s.used - s.off);
+	memcpy(itree_entry(leaf, s.off), e, len);
+	itree_node_set_used(c, leaf, s.count + 1, s.used + len);
+	leaf_changed(c, s.blk, leaf, tag);
+	return 1;
+}
+
+int itree_remove_in_place(struct itree_ctx *c, const struct itree_key *k)
+{
+	unsigned int len, used;
+	struct spot s;
+	uint64_t tag;
+	char *leaf;
+
+	if (!find_spot(c, k, &s) || !s.found || !s.pos)
+		return 0;
+	len = E2X_ITREE_LEAF_LEN(k->name_len);
+	used = s.used - len;
+	if (c->levels > 1 && used * 4 / c->area < ITREE_CHECK_Q)
+		return 0;
+	leaf = leaf_for_change(c, &s, &tag);
+	if (!leaf)
+		return 0;
+	memmove(itree_entry(leaf, s.off), itree_entry(leaf, s.off + len),
+		used - s.off);
+	itree_node_set_used(c, leaf, s.count - 1, used);
+	leaf_changed(c, s.blk, leaf, tag);
+	return 1;
+}
