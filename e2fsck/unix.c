@@ -245,6 +245,45 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 }
 
 /*
+ * The one case open_tolerant() handles, judged from the raw superblock
+ * before libext2fs allocates descriptors for it: meta_bg with
+ * s_first_meta_bg beyond the descriptor blocks, which fit on the device
+ * (a garbage group count would have it allocate gigabytes).
+ */
+static int tolerable_super(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block sb;
+	unsigned long long groups, dblocks;
+	blk64_t dev = 0;
+	unsigned int bs, dsz = EXT2_MIN_DESC_SIZE;
+	io_channel io;
+	int ok = 0;
+
+	if (unix_io_manager->open(ctx->opt.device, 0, &io))
+		return 0;
+	if (io_channel_set_blksize(io, SUPERBLOCK_OFFSET) ||
+	    io_channel_read_blk(io, 1, -(int)sizeof(sb), &sb))
+		goto out;
+	if (!ext2fs_has_feature_meta_bg(&sb) || sb.s_log_block_size > 6 ||
+	    !sb.s_blocks_per_group ||
+	    sb.s_first_data_block >= ext2fs_blocks_count(&sb))
+		goto out;
+	bs = EXT2_BLOCK_SIZE(&sb);
+	if (ext2fs_has_feature_64bit(&sb) && sb.s_desc_size > dsz)
+		dsz = sb.s_desc_size;
+	groups = (ext2fs_blocks_count(&sb) - sb.s_first_data_block +
+		  sb.s_blocks_per_group - 1) / sb.s_blocks_per_group;
+	dblocks = (groups * dsz + bs - 1) / bs;
+	if (ext2fs_get_device_size2(ctx->opt.device, bs, &dev) ||
+	    dblocks > dev)
+		goto out;
+	ok = sb.s_first_meta_bg > dblocks;
+out:
+	io_channel_close(io);
+	return ok;
+}
+
+/*
  * A superblock libext2fs calls corrupt may still be checkable: reopen
  * tolerating superblock errors, and report what is wrong (s_first_meta_bg
  * beyond the descriptor blocks is the case libext2fs knows).  Returns 0
@@ -258,6 +297,8 @@ static int open_tolerant(struct fsck_ctx *ctx)
 	struct problem_ctx pctx;
 	struct ext2_super_block *sb;
 
+	if (!tolerable_super(ctx))
+		return -1;
 	if (ctx->opt.mode != MODE_NO)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, unix_io_manager,
