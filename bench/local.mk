@@ -16,7 +16,7 @@ bench_itreebench_SOURCES = bench/itreebench.c
 bench_itreebench_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 
 # e2fsck -fn time against the reference (kernel-made and corpus images).
-dist_noinst_SCRIPTS += bench/fsck
+dist_noinst_SCRIPTS += bench/fsck bench/fsck_gentree.py
 
 # debugfs "ls -l" over a 1,000,000-entry directory, inode vs hash order,
 # against the reference debugfs.

@@ -94,7 +94,9 @@ struct fsck_ctx {
 	ext2_icount_t link_count;	/* i_links_count of in-use inodes */
 	ext2_icount_t ref_count;	/* names found by pass 2 */
 	ext2_dblist dblist;		/* every directory block */
-	uint8_t *inode_ftype;		/* EXT2_FT_* per in-use inode */
+	ext2fs_inode_bitmap inode_lnk;	/* symlinks (ftype.c) */
+	struct ino_ftype *ftypes;	/* other types, sorted (ftype.c) */
+	size_t nftypes, ftypes_cap;
 	ext2_ino_t lpf_ino;		/* /lost+found, found by pass 2 */
 	struct dir_info *dirs;		/* sorted by ino */
 	size_t ndirs, dirs_cap;
@@ -102,6 +104,9 @@ struct fsck_ctx {
 	struct ea_ref *ea_refs;
 	size_t nea_refs, ea_refs_cap;
 	int has_dups;
+	uint64_t found_claims;		/* ranges marked in block_found */
+	blk64_t found_next;		/* block after the last range */
+	int found_is_array;		/* block_found is a plain bit array */
 	int orphan_chain;		/* s_last_orphan set: dtime is a link */
 
 	/* Journal and orphans at start-up (journal.c). */
@@ -121,6 +126,12 @@ struct fsck_ctx {
 	int ntimes;
 	int progress_pass;
 };
+
+/* ftype.c: file types of accepted inodes for pass 2 */
+struct ino_ftype;
+errcode_t fsck_ftype_set(struct fsck_ctx *ctx, ext2_ino_t ino, int ft);
+int fsck_ftype_get(struct fsck_ctx *ctx, ext2_ino_t ino);
+void fsck_ftype_free(struct fsck_ctx *ctx);
 
 /* dirinfo.c */
 errcode_t dir_info_add(struct fsck_ctx *ctx, ext2_ino_t ino);

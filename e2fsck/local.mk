@@ -10,6 +10,9 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/journal.h \
 	e2fsck/journal.c \
 	e2fsck/state.c \
+	e2fsck/ftype.c \
+	e2fsck/csum.h \
+	e2fsck/csum.c \
 	e2fsck/unix.c \
 	e2fsck/super.c \
 	e2fsck/pass1.h \
@@ -22,6 +25,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/pass2.h \
 	e2fsck/pass2.c \
 	e2fsck/pass2_htree.c \
+	e2fsck/pass2_names.c \
 	e2fsck/pass2_itree.c \
 	e2fsck/pass3.c \
 	e2fsck/pass4.c \

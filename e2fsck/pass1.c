@@ -13,6 +13,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "pass1.h"
+#include "csum.h"
 #include <ext2fs/ext2_ext_attr.h>
 
 static errcode_t alloc_state(struct fsck_ctx *ctx)
@@ -20,6 +21,9 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	ext2_filsys fs = ctx->fs;
 	errcode_t err;
 
+	/* Trees of extents: a few bytes for long runs of used inodes and
+	 * blocks, where a plain bit array costs a bit for each. */
+	fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	err = ext2fs_allocate_inode_bitmap(fs, "in use", &ctx->inode_used);
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "dirs", &ctx->inode_dir);
@@ -37,18 +41,20 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 		err = ext2fs_allocate_block_bitmap(fs, "ea", &ctx->ea_seen);
 	if (!err)
 		err = ext2fs_create_icount2(fs, 0, 0, NULL, &ctx->link_count);
+	/* Pass 2 counts names in directory order, which scatters over the
+	 * inodes: a plain bit array stays small where a tree would not. */
+	fs->default_bitmap_type = EXT2FS_BMAP64_BITARRAY;
 	if (!err)
-		err = ext2fs_create_icount2(fs, 0, 0, NULL, &ctx->ref_count);
+		err = ext2fs_create_icount2(fs, EXT2_ICOUNT_OPT_INCREMENT, 0,
+					    NULL, &ctx->ref_count);
+	fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	if (!err)
 		err = ext2fs_init_dblist(fs, &ctx->dblist);
 	if (!err)
 		err = fsck_quota_init(ctx);
-	if (!err) {
-		ctx->inode_ftype = calloc((size_t)fs->super->s_inodes_count + 1,
-					  1);
-		if (!ctx->inode_ftype)
-			err = EXT2_ET_NO_MEMORY;
-	}
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "symlinks",
+						   &ctx->inode_lnk);
 	return err;
 }
 
@@ -488,7 +494,7 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 	int ft;
 
 	if (ext2fs_has_feature_metadata_csum(fs->super) &&
-	    !ext2fs_inode_csum_verify(fs, ino, in))
+	    !fsck_inode_csum_ok(fs, ino, in, st->isize))
 		report(st, PR_1_INODE_CSUM, 0, 0, NULL);
 	if (ino < EXT2_FIRST_INODE(fs->super) && ino != EXT2_ROOT_INO) {
 		check_reserved(st);
@@ -532,7 +538,7 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 		       1 + st->ea_inodes);
 	if (st->is_dir)
 		dir_info_add(ctx, ino);
-	ctx->inode_ftype[ino] = ft;
+	fsck_ftype_set(ctx, ino, ft);
 mark:
 	ext2fs_mark_inode_bitmap2(ctx->inode_used, ino);
 	if (st->is_dir)
@@ -580,6 +586,7 @@ static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 		if (ext2fs_group_of_ino(fs, ino) != last_group) {
 			last_group = ext2fs_group_of_ino(fs, ino);
 			fsck_progress(ctx, 1, last_group, fs->group_desc_count);
+			p1_found_compact(ctx);
 		}
 		st = (struct p1_inode){ .ctx = ctx, .fs = fs, .ino = ino,
 					.inode = in, .isize = isize,

@@ -54,6 +54,8 @@ void p1_mark_metadata(struct fsck_ctx *ctx);
 void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	      enum blk_kind kind);
 void p1_walk_blocks(struct p1_inode *st);
+/* Turn block_found into a plain bit array once that is the smaller. */
+void p1_found_compact(struct fsck_ctx *ctx);
 /* Report a block-map problem unless quiet; counts toward the limit. */
 void p1_block_problem(struct p1_inode *st, problem_t code,
 		      struct problem_ctx *pctx);

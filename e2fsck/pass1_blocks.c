@@ -67,6 +67,9 @@ void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	ext2_filsys fs = st->fs;
 	blk64_t c, c0, c1, b;
 
+	if (pblk != ctx->found_next)	/* a new extent, unless it follows */
+		ctx->found_claims++;
+	ctx->found_next = pblk + n;
 	if (!fs->cluster_ratio_bits) {
 		st->nclusters += n;
 		if (ext2fs_test_block_bitmap_range2(ctx->block_found, pblk,
@@ -85,6 +88,24 @@ void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	}
 	c0 = EXT2FS_B2C(fs, pblk);
 	c1 = EXT2FS_B2C(fs, pblk + n - 1);
+	if (kind == BK_DATA && c0 == st->last_data_cluster)
+		c0++;	/* shared with the logical block before */
+	if (c0 > c1)
+		return;
+	/* all clusters new and none the one just claimed: one range */
+	if ((kind != BK_DATA || st->last_data_cluster < c0 ||
+	     st->last_data_cluster > c1) &&
+	    ext2fs_test_block_bitmap_range2(ctx->block_found,
+					    EXT2FS_C2B(fs, c0),
+					    EXT2FS_C2B(fs, c1 - c0 + 1))) {
+		ext2fs_mark_block_bitmap_range2(ctx->block_found,
+						EXT2FS_C2B(fs, c0),
+						EXT2FS_C2B(fs, c1 - c0 + 1));
+		st->nclusters += c1 - c0 + 1;
+		if (kind == BK_DATA)
+			st->last_data_cluster = c1;
+		return;
+	}
 	for (c = c0; c <= c1; c++) {
 		b = EXT2FS_C2B(fs, c);
 		if (kind == BK_DATA && c == st->last_data_cluster)
@@ -97,6 +118,52 @@ void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 		else
 			ext2fs_mark_block_bitmap2(ctx->block_found, b);
 	}
+}
+
+/*
+ * block_found starts as a tree of extents (libext2fs' rbtree bitmap, ~40
+ * bytes an extent): tiny on file systems whose files lie in long runs.
+ * Fragmented ones (and bigalloc, whose clusters are few) can make it
+ * larger than a plain bit array; then copy it into one.  Each claim not
+ * continuing the one before adds at most one extent: they bound its size.
+ */
+#define FOUND_EXTENT_BYTES 40
+#define FOUND_COPY_BITS 65536
+
+void p1_found_compact(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	uint64_t first = EXT2FS_B2C(fs, fs->super->s_first_data_block);
+	uint64_t last = EXT2FS_B2C(fs, ext2fs_blocks_count(fs->super) - 1);
+	ext2fs_block_bitmap arr = NULL;
+	unsigned char *buf = NULL;
+	uint64_t u, n;
+	errcode_t err;
+
+	if (ctx->found_is_array ||
+	    ctx->found_claims * FOUND_EXTENT_BYTES < (last - first + 1) / 8)
+		return;
+	fs->default_bitmap_type = EXT2FS_BMAP64_BITARRAY;
+	err = ext2fs_allocate_block_bitmap(fs, "found", &arr);
+	fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	if (!err)
+		err = ext2fs_get_mem(FOUND_COPY_BITS / 8, &buf);
+	for (u = first; !err && u <= last; u += n) {
+		n = last - u + 1 < FOUND_COPY_BITS ? last - u + 1 :
+						     FOUND_COPY_BITS;
+		err = ext2fs_get_block_bitmap_range2(ctx->block_found, u, n,
+						     buf);
+		if (!err)
+			err = ext2fs_set_block_bitmap_range2(arr, u, n, buf);
+	}
+	ext2fs_free_mem(&buf);
+	ctx->found_is_array = 1;	/* tried: once is enough */
+	if (err) {
+		ext2fs_free_block_bitmap(arr);
+		return;
+	}
+	ext2fs_free_block_bitmap(ctx->block_found);
+	ctx->block_found = arr;
 }
 
 void p1_block_problem(struct p1_inode *st, problem_t code,

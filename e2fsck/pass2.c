@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include "pass1.h"
 #include "pass2.h"
+#include "csum.h"
 
 struct db_list {
 	struct { ext2_ino_t ino; blk64_t pblk; uint64_t lblk; } *v;
@@ -66,55 +67,6 @@ static void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
 	fix_problem(pd->ctx, code, &pctx);
 }
 
-/* ---- names given twice ------------------------------------------------ */
-
-static uint64_t name_hash(const char *s, int len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h | 1;	/* 0 marks an empty slot */
-}
-
-/* Returns 1 when the name was there already. */
-static int names_add(struct p2_dir *pd, const char *s, int len)
-{
-	uint64_t h = name_hash(s, len);
-	size_t i;
-
-	if (pd->nnames * 2 >= pd->names_cap) {
-		size_t cap = pd->names_cap ? pd->names_cap * 2 : 64, j;
-		uint64_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return 0;
-		for (j = 0; j < pd->names_cap; j++) {
-			uint64_t v = pd->names[j];
-
-			if (!v)
-				continue;
-			i = v & (cap - 1);
-			while (t[i])
-				i = (i + 1) & (cap - 1);
-			t[i] = v;
-		}
-		free(pd->names);
-		pd->names = t;
-		pd->names_cap = cap;
-	}
-	i = h & (pd->names_cap - 1);
-	while (pd->names[i]) {
-		if (pd->names[i] == h)
-			return 1;
-		i = (i + 1) & (pd->names_cap - 1);
-	}
-	pd->names[i] = h;
-	pd->nnames++;
-	return 0;
-}
-
 /* ---- one entry ---------------------------------------------------------- */
 
 static int in_lazy_area(ext2_filsys fs, ext2_ino_t ino)
@@ -163,9 +115,11 @@ static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 	if (fs->super->s_creator_os == EXT2_OS_HURD) {
 		/* the Hurd keeps no file types */
 	} else if (ext2fs_has_feature_filetype(fs->super)) {
-		if (ctx->inode_ftype[t] && ft != ctx->inode_ftype[t])
+		int want = fsck_ftype_get(ctx, t);
+
+		if (want && ft != want)
 			entry_problem(pd, PR_2_FILETYPE, t, name, len, ft,
-				      ctx->inode_ftype[t]);
+				      want);
 	} else if (ft) {
 		entry_problem(pd, PR_2_FILETYPE_NO_FEATURE, t, name, len, 0, 0);
 	}
@@ -210,8 +164,7 @@ static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 	/* encrypted names are at least one cipher block long */
 	if (pd->encrypted && len < 16)
 		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
-	if (names_add(pd, name, len))
-		entry_problem(pd, PR_2_DUP_NAME, d->inode, name, len, 0, 0);
+	p2_names_add(pd, name, len);
 	if (pd->htree)
 		p2_htree_check_entry(pd, lblk, name, len);
 	if (pd->itree)
@@ -366,8 +319,9 @@ static void check_leaf_block(struct p2_dir *pd, uint64_t lblk, blk64_t pblk)
 			fix_problem(pd->ctx, PR_2_DIR_NO_TAIL, &pctx);
 		} else {
 			end -= sizeof(struct ext2_dir_entry_tail);
-			if (!ext2fs_dirent_csum_verify(fs, pd->ino,
-						       (void *)pd->buf))
+			if (!fsck_dirblock_csum_ok(fs, pd->ino,
+						   pd->inode->i_generation,
+						   pd->buf))
 				fix_problem(pd->ctx, PR_2_DIR_CSUM, &pctx);
 		}
 	}
@@ -456,6 +410,7 @@ static void check_dir(struct fsck_ctx *ctx, struct p2_dir *pd)
 		check_inline_dir(pd);
 	else
 		check_block_dir(pd);
+	p2_names_check(pd);
 }
 
 static void reset_dir(struct p2_dir *pd)
@@ -466,6 +421,7 @@ static void reset_dir(struct p2_dir *pd)
 	pd->ndx = 0;
 	pd->names = NULL;
 	pd->nnames = pd->names_cap = 0;
+	pd->names_lost = 0;
 	pd->htree = 0;
 	pd->hash_ok = 0;
 	pd->itree = 0;

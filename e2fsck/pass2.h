@@ -39,8 +39,9 @@ struct p2_dir {
 	size_t ndx;
 	int encrypted;
 	int casefold;
-	uint64_t *names;		/* open hash set of name hashes */
+	uint64_t *names;		/* name fingerprints (pass2_names.c) */
 	size_t nnames, names_cap;
+	int names_lost;			/* out of memory: no duplicate check */
 	char *buf;			/* one block */
 	int hash_ok;			/* hash_version read from the root */
 	int itree;			/* collect entries for the itree */
@@ -57,6 +58,9 @@ struct p2_ent {
 	char name[EXT2_NAME_LEN];
 };
 
+/* pass2_names.c: names given twice, checked once the directory is read */
+void p2_names_add(struct p2_dir *pd, const char *name, int len);
+void p2_names_check(struct p2_dir *pd);
 /* pass2_htree.c: build pd->dx from the index; sets pd->htree. */
 void p2_htree_map(struct p2_dir *pd);
 /* Check that NAME lies inside the hash range of leaf LBLK. */

@@ -6,7 +6,10 @@
  */
 #include "config.h"
 #include <stdlib.h>
+#include <string.h>
 #include "problem.h"
+#include "journal.h"
+#include "csum.h"
 
 static void range_problem(struct fsck_ctx *ctx, problem_t code,
 			  uint64_t first, uint64_t last, int inodes)
@@ -48,66 +51,145 @@ static void range_problem(struct fsck_ctx *ctx, problem_t code,
 	ext2fs_mark_bb_dirty(ctx->fs);
 }
 
-/* Report runs of clusters where the computed and stored bitmaps differ. */
-static void compare_blocks(struct fsck_ctx *ctx)
+/*
+ * The computed and stored bitmaps are compared CMP_CHUNK bits at a time
+ * (clusters for blocks, inodes for inodes): chunks that agree are skipped
+ * whole, and runs of bits where they differ are reported as ranges.
+ */
+#define CMP_CHUNK 65536
+
+struct cmp_run {
+	int inodes;		/* comparing inode bitmaps */
+	int kind;		/* -1: agree; else the computed bit */
+	uint64_t start;		/* first unit of the run */
+};
+
+static void report_run(struct fsck_ctx *ctx, struct cmp_run *r,
+		       uint64_t last)
 {
 	ext2_filsys fs = ctx->fs;
-	blk64_t b, end = ext2fs_blocks_count(fs->super);
-	blk64_t step = EXT2FS_CLUSTER_RATIO(fs), run = 0;
-	int run_kind = -1;
+	blk64_t end = ext2fs_blocks_count(fs->super);
+	blk64_t b0, b1;
 
-	for (b = EXT2FS_C2B(fs, EXT2FS_B2C(fs, fs->super->s_first_data_block));
-	     b < end + step && !ctx->abort; b += step) {
-		int kind = -1;
+	if (r->inodes) {
+		range_problem(ctx, r->kind ? PR_5_INODE_USED : PR_5_INODE_FREE,
+			      r->start, last, 1);
+		return;
+	}
+	b0 = EXT2FS_C2B(fs, r->start);
+	b1 = EXT2FS_C2B(fs, last + 1) - 1;
+	range_problem(ctx, r->kind ? PR_5_BLOCK_USED : PR_5_BLOCK_FREE, b0,
+		      b1 < end ? b1 : end - 1, 0);
+}
 
-		if (b < end) {
-			int found = !!ext2fs_test_block_bitmap2(
-				ctx->block_found, b);
-			int disk = !!ext2fs_test_block_bitmap2(fs->block_map, b);
+/* Unit U's verdict is KIND: end the run in progress when it changes. */
+static void cmp_step(struct fsck_ctx *ctx, struct cmp_run *r, uint64_t u,
+		     int kind)
+{
+	if (kind == r->kind)
+		return;
+	if (r->kind >= 0)
+		report_run(ctx, r, u - 1);
+	r->kind = kind;
+	r->start = u;
+}
 
-			if (found != disk)
-				kind = found;
-		}
-		if (kind != run_kind && run_kind >= 0)
-			range_problem(ctx, run_kind ? PR_5_BLOCK_USED :
-						      PR_5_BLOCK_FREE,
-				      run, b - 1 < end ? b - 1 : end - 1, 0);
-		if (kind != run_kind)
-			run = b;
-		run_kind = kind;
-		if (!(b & 0xfffff))
-			fsck_progress(ctx, 5, b / 2, end);
+/* Bits [U, U + N) of the computed (WHICH 0) or stored (1) bitmap. */
+static void get_chunk(struct fsck_ctx *ctx, int inodes, int which,
+		      uint64_t u, size_t n, unsigned char *out)
+{
+	ext2_filsys fs = ctx->fs;
+	errcode_t err;
+	size_t i;
+
+	if (inodes)
+		err = ext2fs_get_inode_bitmap_range2(
+			which ? fs->inode_map : ctx->inode_used, u, n, out);
+	else
+		err = ext2fs_get_block_bitmap_range2(
+			which ? fs->block_map : ctx->block_found, u, n, out);
+	if (!err)
+		return;
+	memset(out, 0, (n + 7) / 8);
+	for (i = 0; i < n; i++) {
+		int set = inodes ?
+			ext2fs_test_inode_bitmap2(which ? fs->inode_map :
+							  ctx->inode_used,
+						  u + i) :
+			ext2fs_test_block_bitmap2(which ? fs->block_map :
+							  ctx->block_found,
+						  EXT2FS_C2B(fs, u + i));
+
+		if (set)
+			out[i / 8] |= 1 << (i % 8);
 	}
 }
 
-static void compare_inodes(struct fsck_ctx *ctx)
+static int bit_of(const unsigned char *v, size_t i)
+{
+	return (v[i / 8] >> (i % 8)) & 1;
+}
+
+static int chunk_equal(const unsigned char *a, const unsigned char *b,
+		       size_t n)
+{
+	size_t i;
+
+	if (memcmp(a, b, n / 8))
+		return 0;
+	for (i = n & ~(size_t)7; i < n; i++)
+		if (bit_of(a, i) != bit_of(b, i))
+			return 0;
+	return 1;
+}
+
+static void compare_bitmaps(struct fsck_ctx *ctx, int inodes)
 {
 	ext2_filsys fs = ctx->fs;
-	ext2_ino_t i, n = fs->super->s_inodes_count, run = 0;
-	int run_kind = -1;
+	ext2_ino_t first_ino = EXT2_FIRST_INODE(fs->super);
+	struct cmp_run r = { .inodes = inodes, .kind = -1 };
+	unsigned char *a = NULL, *b = NULL;
+	uint64_t first, last, u;
+	size_t n, i;
 
-	for (i = 1; i <= n + 1 && !ctx->abort; i++) {
-		int kind = -1;
-
-		if (i <= n) {
-			int used = !!ext2fs_test_inode_bitmap2(ctx->inode_used,
-							       i);
-			int disk = !!ext2fs_test_inode_bitmap2(fs->inode_map, i);
-
-			/* Reserved inodes are always marked in use. */
-			if (i < EXT2_FIRST_INODE(fs->super))
-				used = 1;
-			if (used != disk)
-				kind = used;
-		}
-		if (kind != run_kind && run_kind >= 0)
-			range_problem(ctx, run_kind ? PR_5_INODE_USED :
-						      PR_5_INODE_FREE,
-				      run, i - 1, 1);
-		if (kind != run_kind)
-			run = i;
-		run_kind = kind;
+	if (inodes) {
+		first = 1;
+		last = fs->super->s_inodes_count;
+	} else {
+		first = EXT2FS_B2C(fs, fs->super->s_first_data_block);
+		last = EXT2FS_B2C(fs, ext2fs_blocks_count(fs->super) - 1);
 	}
+	if (ext2fs_get_mem(CMP_CHUNK / 8, &a) ||
+	    ext2fs_get_mem(CMP_CHUNK / 8, &b)) {
+		ctx->abort = 1;
+		ctx->exit_extra |= FSCK_ERROR;
+		goto out;
+	}
+	for (u = first; u <= last && !ctx->abort; u += n) {
+		n = last - u + 1 < CMP_CHUNK ? last - u + 1 : CMP_CHUNK;
+		get_chunk(ctx, inodes, 0, u, n, a);
+		get_chunk(ctx, inodes, 1, u, n, b);
+		/* reserved inodes are always marked in use */
+		for (i = 0; inodes && u + i < first_ino && i < n; i++)
+			a[i / 8] |= 1 << (i % 8);
+		if (chunk_equal(a, b, n)) {
+			cmp_step(ctx, &r, u, -1);
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			int found = bit_of(a, i);
+
+			cmp_step(ctx, &r, u + i,
+				 found != bit_of(b, i) ? found : -1);
+		}
+		if (!inodes)
+			fsck_progress(ctx, 5, u - first, 2 * (last - first));
+	}
+	if (!ctx->abort)
+		cmp_step(ctx, &r, last + 1, -1);
+out:
+	ext2fs_free_mem(&a);
+	ext2fs_free_mem(&b);
 }
 
 static void check_bitmap_csums(struct fsck_ctx *ctx)
@@ -131,8 +213,7 @@ static void check_bitmap_csums(struct fsck_ctx *ctx)
 				fs->block_map,
 				EXT2FS_B2C(fs, ext2fs_group_first_block2(fs, g)),
 				bsize * 8, buf);
-			if (!ext2fs_block_bitmap_csum_verify(fs, g, buf,
-							     bsize) &&
+			if (!fsck_bitmap_csum_ok(fs, g, 0, buf, bsize) &&
 			    fix_problem(ctx, PR_5_BLOCK_BITMAP_CSUM, &pctx))
 				ext2fs_mark_bb_dirty(fs);
 		}
@@ -141,8 +222,7 @@ static void check_bitmap_csums(struct fsck_ctx *ctx)
 				fs->inode_map,
 				g * fs->super->s_inodes_per_group + 1,
 				isize * 8, buf);
-			if (!ext2fs_inode_bitmap_csum_verify(fs, g, buf,
-							     isize) &&
+			if (!fsck_bitmap_csum_ok(fs, g, 1, buf, isize) &&
 			    fix_problem(ctx, PR_5_INODE_BITMAP_CSUM, &pctx))
 				ext2fs_mark_ib_dirty(fs);
 		}
@@ -229,6 +309,16 @@ static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_c,
 		ext2fs_mark_super_dirty(fs);
 }
 
+/*
+ * Totals left stale by a journal replay are what the replay still needs
+ * repaired (the kernel leaves them so); otherwise stale superblock totals
+ * are harmless and declining the fix is no error.
+ */
+static problem_t totals_code(struct fsck_ctx *ctx, problem_t code)
+{
+	return fsck_journal_replayed(ctx) ? PR_5_REPLAY_TOTALS : code;
+}
+
 static void check_totals(struct fsck_ctx *ctx, uint64_t free_c,
 			 uint64_t free_i)
 {
@@ -241,7 +331,8 @@ static void check_totals(struct fsck_ctx *ctx, uint64_t free_c,
 	if (ext2fs_free_blocks_count(sb) != free_b) {
 		pctx.num = ext2fs_free_blocks_count(sb);
 		pctx.num2 = free_b;
-		if (fix_problem(ctx, PR_5_FREE_BLOCKS, &pctx)) {
+		pctx.str = "blocks";
+		if (fix_problem(ctx, totals_code(ctx, PR_5_FREE_BLOCKS), &pctx)) {
 			ext2fs_free_blocks_count_set(sb, free_b);
 			ext2fs_mark_super_dirty(fs);
 		}
@@ -249,7 +340,8 @@ static void check_totals(struct fsck_ctx *ctx, uint64_t free_c,
 	if (sb->s_free_inodes_count != free_i) {
 		pctx.num = sb->s_free_inodes_count;
 		pctx.num2 = free_i;
-		if (fix_problem(ctx, PR_5_FREE_INODES, &pctx)) {
+		pctx.str = "inodes";
+		if (fix_problem(ctx, totals_code(ctx, PR_5_FREE_INODES), &pctx)) {
 			sb->s_free_inodes_count = free_i;
 			ext2fs_mark_super_dirty(fs);
 		}
@@ -273,6 +365,24 @@ static void check_padding(struct fsck_ctx *ctx)
 		ext2fs_mark_ib_dirty(fs);
 }
 
+/* The stored block bitmap in the form pass 1 chose for the found one. */
+static errcode_t read_bitmaps(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	int type = fs->default_bitmap_type;
+	errcode_t err = 0;
+
+	if (!fs->block_map) {
+		if (ctx->found_is_array)
+			fs->default_bitmap_type = EXT2FS_BMAP64_BITARRAY;
+		err = ext2fs_read_block_bitmap(fs);
+		fs->default_bitmap_type = type;
+	}
+	if (!err && !fs->inode_map)
+		err = ext2fs_read_inode_bitmap(fs);
+	return err;
+}
+
 void pass5(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
@@ -284,7 +394,7 @@ void pass5(struct fsck_ctx *ctx)
 	/* Blocks of damaged inodes that pass 1 could not walk would look
 	 * free: change no allocation while such problems remain. */
 	ctx->hold_repairs = ctx->problems_unfixed > 0;
-	err = ext2fs_read_bitmaps(ctx->fs);
+	err = read_bitmaps(ctx);
 	if (err) {
 		pctx_clear(&pctx);
 		pctx.str = error_message(err);
@@ -293,8 +403,8 @@ void pass5(struct fsck_ctx *ctx)
 	}
 	check_padding(ctx);
 	check_bitmap_csums(ctx);
-	compare_blocks(ctx);
-	compare_inodes(ctx);
+	compare_bitmaps(ctx, 0);
+	compare_bitmaps(ctx, 1);
 	check_group_counts(ctx, &free_c, &free_i);
 	check_totals(ctx, free_c, free_i);
 	fsck_quota_check(ctx);

@@ -68,7 +68,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 		ext2fs_free_icount(ctx->ref_count);
 	if (ctx->dblist)
 		ext2fs_free_dblist(ctx->dblist);
-	free(ctx->inode_ftype);
+	ext2fs_free_inode_bitmap(ctx->inode_lnk);
+	fsck_ftype_free(ctx);
 	fsck_quota_free(ctx);
 	free(ctx->ea_refs);
 	dir_info_free(ctx);
@@ -78,6 +79,6 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ctx->ea_seen = NULL;
 	ctx->link_count = ctx->ref_count = NULL;
 	ctx->dblist = NULL;
-	ctx->inode_ftype = NULL;
+	ctx->inode_lnk = NULL;
 	ctx->ea_refs = NULL;
 }

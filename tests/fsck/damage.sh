@@ -94,6 +94,34 @@ with open(img, "r+b") as f:
 PY
 	dbg "sif /big block[DIND] $d" && dbg "sif /big block[TIND] $t"
 }
+# rename_entry DIR FROM TO: the entry FROM of DIR's blocks renamed TO (same
+# length), so the directory holds TO twice
+rename_entry() {
+	bs=$(bsize)
+	for b in $("$debugfs" -R "blocks $1" "$img" 2>/dev/null); do
+		python3 - "$img" "$bs" "$b" "$2" "$3" <<'PY' && return 0
+import re, sys
+img, bs, b, fr, to = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
+    sys.argv[4].encode(), sys.argv[5].encode()
+with open(img, "r+b") as f:
+    f.seek(b * bs)
+    blk = bytearray(f.read(bs))
+    m = re.search(re.escape(bytes([len(fr)])) + b"." + re.escape(fr), blk,
+                  re.DOTALL)
+    if not m:
+        sys.exit(1)
+    i = m.start()
+    blk[i + 2:i + 2 + len(to)] = to
+    f.seek(b * bs)
+    f.write(blk)
+PY
+	done
+	return 1
+}
+dup_name_linear() { rename_entry / sub big; }
+dup_name_htree() {
+	rename_entry /wide entry_with_a_longish_name_10 entry_with_a_longish_name_11
+}
 bitmap_clear() {
 	b=$(blk_of /big 0)
 	dbg "freeb $b 4"
