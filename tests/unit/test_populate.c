@@ -379,6 +379,7 @@ START_TEST(add_many_refuses_duplicates)
 	ck_assert_int_eq(e2x_dir_add_many(fx.fs, EXT2_ROOT_INO, v, 3, 0),
 			 EXT2_ET_INVALID_ARGUMENT);
 	v[2].name = "z";
+	v[2].name_len = 1;
 	v[2].ino = 0;
 	ck_assert_int_eq(e2x_dir_add_many(fx.fs, EXT2_ROOT_INO, v, 3, 0),
 			 EXT2_ET_INVALID_ARGUMENT);
