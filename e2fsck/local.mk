@@ -26,6 +26,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/pass2.c \
 	e2fsck/pass2_htree.c \
 	e2fsck/pass2_names.c \
+	e2fsck/pass2_rewalk.c \
 	e2fsck/pass2_itree.c \
 	e2fsck/pass3.c \
 	e2fsck/pass4.c \

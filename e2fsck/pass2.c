@@ -167,8 +167,6 @@ static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 	p2_names_add(pd, name, len);
 	if (pd->htree)
 		p2_htree_check_entry(pd, lblk, name, len);
-	if (pd->itree)
-		p2_itree_add(pd, d);
 	if (check_target(pd, d, name, len))
 		return;
 	if (pd->ino == EXT2_ROOT_INO && len == 10 &&
@@ -425,9 +423,6 @@ static void reset_dir(struct p2_dir *pd)
 	pd->htree = 0;
 	pd->hash_ok = 0;
 	pd->itree = 0;
-	free(pd->ents);
-	pd->ents = NULL;
-	pd->nents = pd->ents_cap = 0;
 	pd->itree_reports = 0;
 }
 

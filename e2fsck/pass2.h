@@ -44,20 +44,16 @@ struct p2_dir {
 	int names_lost;			/* out of memory: no duplicate check */
 	char *buf;			/* one block */
 	int hash_ok;			/* hash_version read from the root */
-	int itree;			/* collect entries for the itree */
-	struct p2_ent *ents;
-	size_t nents, ents_cap;
+	int itree;			/* has an itree to verify */
 	unsigned int itree_reports;
 };
 
-/* A directory entry as collected for e2x_itree_verify (pass2_itree.c). */
-struct p2_ent {
-	ext2_ino_t ino;
-	uint32_t hash;
-	uint8_t name_len, file_type;
-	char name[EXT2_NAME_LEN];
-};
-
+/* pass2_rewalk.c: call FN for each entry check_entry() saw, reading the
+ * directory again; a nonzero return from FN stops the walk and is
+ * returned. */
+typedef int (*p2_entry_fn)(struct p2_dir *pd,
+			   const struct ext2_dir_entry *d, void *priv);
+int p2_each_entry(struct p2_dir *pd, p2_entry_fn fn, void *priv);
 /* pass2_names.c: names given twice, checked once the directory is read */
 void p2_names_add(struct p2_dir *pd, const char *name, int len);
 void p2_names_check(struct p2_dir *pd);
@@ -66,8 +62,7 @@ void p2_htree_map(struct p2_dir *pd);
 /* Check that NAME lies inside the hash range of leaf LBLK. */
 void p2_htree_check_entry(struct p2_dir *pd, uint64_t lblk, const char *name,
 			  int len);
-/* pass2_itree.c: collect one entry; verify the tree at the end. */
-void p2_itree_add(struct p2_dir *pd, const struct ext2_dir_entry *d);
+/* pass2_itree.c: verify the tree once the directory was read. */
 void p2_itree_verify(struct p2_dir *pd);
 /* Read logical block LBLK of the directory; 0 on success. */
 int p2_read_lblk(struct p2_dir *pd, uint64_t lblk, char *buf);

@@ -7,7 +7,6 @@
 #include "config.h"
 #include <string.h>
 #include <stdlib.h>
-#include "pass1.h"
 #include "pass2.h"
 
 static uint64_t fingerprint(const char *s, int len)
@@ -108,74 +107,27 @@ static int dupset_find(const struct dupset *ds, uint64_t fp, size_t *at)
 }
 
 /* Report every occurrence of a duplicated name after its first. */
-static void rescan_region(struct p2_dir *pd, struct dupset *ds, char *buf,
-			  unsigned int end, int skip_slots,
-			  unsigned int min_rec)
+static int report_dup(struct p2_dir *pd, const struct ext2_dir_entry *d,
+		      void *priv)
 {
-	unsigned int off = 0, rec_len;
-	int slot = 0;
+	struct dupset *ds = priv;
+	int len = ext2fs_dirent_name_len(d);
+	size_t at;
 
-	while (off + 8 <= end) {
-		struct ext2_dir_entry *d = (void *)(buf + off);
-		int len = ext2fs_dirent_name_len(d);
-		size_t at;
+	if (!dupset_find(ds, fingerprint(d->name, len), &at))
+		return 0;
+	if (ds->seen[at]) {
+		struct problem_ctx pctx;
 
-		if (ext2fs_get_rec_len(pd->fs, d, &rec_len) || rec_len < min_rec ||
-		    (rec_len & 3) || off + rec_len > end ||
-		    ((len + 8 + 3) & ~3) > (int)rec_len)
-			return;
-		if (slot++ >= skip_slots && d->inode && len &&
-		    dupset_find(ds, fingerprint(d->name, len), &at)) {
-			if (ds->seen[at]) {
-				struct problem_ctx pctx;
-
-				pctx_clear(&pctx);
-				pctx.ino = pd->ino;
-				pctx.ino2 = d->inode;
-				pctx.name = d->name;
-				pctx.namelen = len;
-				fix_problem(pd->ctx, PR_2_DUP_NAME, &pctx);
-			}
-			ds->seen[at] = 1;
-		}
-		off += rec_len;
+		pctx_clear(&pctx);
+		pctx.ino = pd->ino;
+		pctx.ino2 = d->inode;
+		pctx.name = d->name;
+		pctx.namelen = len;
+		fix_problem(pd->ctx, PR_2_DUP_NAME, &pctx);
 	}
-}
-
-static void rescan_blocks(struct p2_dir *pd, struct dupset *ds)
-{
-	ext2_filsys fs = pd->fs;
-	size_t i;
-
-	for (i = 0; i < pd->nblocks; i++) {
-		uint64_t lblk = pd->blocks[i].lblk;
-
-		if (pd->htree && lblk < pd->ndx &&
-		    pd->dx[lblk].role == DX_INDEX)
-			continue;
-		if (io_channel_read_blk64(fs->io, pd->blocks[i].pblk, 1,
-					  pd->buf))
-			continue;
-		rescan_region(pd, ds, pd->buf, fs->blocksize, lblk ? 0 : 2,
-			      12);
-	}
-}
-
-static void rescan_inline(struct p2_dir *pd, struct dupset *ds)
-{
-	char *ib = (char *)pd->inode->i_block;
-	unsigned int voff, vlen;
-	uint32_t vinum;
-	const char *why;
-
-	rescan_region(pd, ds, ib + EXT4_INLINE_DATA_DOTDOT_SIZE,
-		      EXT4_MIN_INLINE_DATA_SIZE - EXT4_INLINE_DATA_DOTDOT_SIZE,
-		      0, 8);
-	if (p1_ibody_find(pd->inode, pd->isize, FSCK_XATTR_INDEX_SYSTEM,
-			  "data", &voff, &vlen, &vinum, &why) || !vlen ||
-	    vinum || voff + vlen > pd->isize)
-		return;
-	rescan_region(pd, ds, (char *)pd->inode + voff, vlen, 0, 8);
+	ds->seen[at] = 1;
+	return 0;
 }
 
 /* After the directory's entries were all added: find names given twice. */
@@ -200,9 +152,6 @@ void p2_names_check(struct p2_dir *pd)
 	ds.seen = calloc(ds.n, 1);
 	if (!ds.seen)
 		return;
-	if (pd->inode->i_flags & EXT4_INLINE_DATA_FL)
-		rescan_inline(pd, &ds);
-	else
-		rescan_blocks(pd, &ds);
+	p2_each_entry(pd, report_dup, &ds);
 	free(ds.seen);
 }
