@@ -7,6 +7,8 @@
  */
 #include "config.h"
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include "problem.h"
 #include "journal.h"
 
@@ -85,9 +87,88 @@ static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 		jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0);
 }
 
-/* A journal whose superblock cannot be loaded is a problem of its own. */
-static int journal_usable(struct fsck_ctx *ctx)
+/* Why the journal inode INO cannot be used as it is on disk, judged
+ * against JNL, a copy of the superblock's backup of its map and size. */
+static const char *jinode_fault(ext2_filsys fs, ext2_ino_t ino,
+				const __u32 *jnl, struct ext2_inode *inode)
 {
+	if (ext2fs_read_inode(fs, ino, inode))
+		return "unreadable";
+	if (!LINUX_S_ISREG(inode->i_mode))
+		return "not a regular file";
+	if (!inode->i_links_count)
+		return "not in use";
+	if (memcmp(inode->i_block, jnl, sizeof(inode->i_block)) ||
+	    inode->i_size != jnl[16] || inode->i_size_high != jnl[15])
+		return "its block map differs from the superblock's copy";
+	return NULL;
+}
+
+static int count_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
+		       blk64_t ref, int off, void *priv)
+{
+	(*(blk64_t *)priv)++;
+	return 0;
+}
+
+/*
+ * After recovery (-y/-p): a journal inode still unusable on disk is
+ * rewritten from JNL, the superblock's copy of its block map the log was
+ * read through (taken before the replay, which may bring back an older
+ * superblock).
+ */
+static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *big = NULL;
+	struct ext2_inode *inode;
+	struct ext3_extent_header *eh;
+	struct ext2_inode cur;
+	blk64_t n = 0;
+
+	if (!jinode_fault(fs, ino, jnl, &cur))
+		return;
+	if (isize < sizeof(*big))
+		isize = sizeof(*big);
+	big = calloc(1, isize);
+	if (!big || e2x_read_inode(fs, ino, big))
+		goto fail;
+	inode = (struct ext2_inode *)big;
+	memset(inode, 0, EXT2_GOOD_OLD_INODE_SIZE);
+	memcpy(inode->i_block, jnl, sizeof(inode->i_block));
+	inode->i_size_high = jnl[15];
+	inode->i_size = jnl[16];
+	inode->i_links_count = 1;
+	inode->i_mode = LINUX_S_IFREG | 0600;
+	inode->i_mtime = inode->i_ctime = inode->i_atime = ctx->now;
+	eh = (struct ext3_extent_header *)inode->i_block;
+	if (ext2fs_le16_to_cpu(eh->eh_magic) == EXT3_EXT_MAGIC)
+		inode->i_flags |= EXT4_EXTENTS_FL;
+	/* written once to count its blocks, then with the count (and the
+	 * one i_version bump) */
+	if (ext2fs_write_inode_full(fs, ino, inode, EXT2_INODE_SIZE(fs->super)) ||
+	    ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL,
+				  count_block, &n) ||
+	    ext2fs_iblk_set(fs, inode, n) || e2x_write_inode(fs, ino, big))
+		goto fail;
+	free(big);
+	return;
+fail:
+	free(big);
+	fprintf(stderr, "%s: cannot rewrite the journal inode\n", ctx->prog);
+	ctx->exit_extra |= FSCK_ERROR;
+}
+
+/* A journal whose superblock cannot be loaded is a problem of its own;
+ * one read through the superblock's backup is reported (BACKUP: the
+ * answer; JNL: a copy of the backup). */
+static int journal_usable(struct fsck_ctx *ctx, int *backup, __u32 *jnl)
+{
+	struct ext2_inode inode;
+	struct problem_ctx pctx;
+
 	struct e2x_journal_opts o = { .ext_journal = ctx->opt.journal_path };
 	struct e2x_journal *j = NULL;
 	errcode_t err;
@@ -97,6 +178,16 @@ static int journal_usable(struct fsck_ctx *ctx)
 	err = e2x_journal_load(ctx->fs, &o, &j);
 	if (!err && j)
 		check_jsb_fields(ctx, j);
+	if (!err && e2x_journal_used_backup(j)) {
+		pctx_clear(&pctx);
+		pctx.ino = ctx->fs->super->s_journal_inum;
+		memcpy(jnl, ctx->fs->super->s_jnl_blocks,
+		       sizeof(ctx->fs->super->s_jnl_blocks));
+		pctx.str = jinode_fault(ctx->fs, pctx.ino, jnl, &inode);
+		if (!pctx.str)
+			pctx.str = "no journal at its blocks";
+		*backup = fix_problem(ctx, PR_0_JOURNAL_INODE_BACKUP, &pctx);
+	}
 	if (j)
 		e2x_journal_free(j);
 	if (!err)
@@ -210,7 +301,8 @@ static int release_orphans(struct fsck_ctx *ctx)
 
 int fsck_journal_startup(struct fsck_ctx *ctx)
 {
-	int usable = journal_usable(ctx);
+	__u32 jnl[EXT2_N_BLOCKS + 2];
+	int backup = 0, usable = journal_usable(ctx, &backup, jnl);
 
 	if (ext2fs_has_feature_journal_needs_recovery(ctx->fs->super)) {
 		if (usable) {
@@ -220,11 +312,18 @@ int fsck_journal_startup(struct fsck_ctx *ctx)
 			jproblem(ctx, PR_0_JOURNAL_NOT_REPLAYED, NULL, 0, 0);
 		}
 	}
+	if (backup && ctx->fs_rw)
+		restore_jinode(ctx, jnl);
 	if (ctx->opt.journal_only)
 		return 0;
 	if (has_orphans(ctx->fs) && release_orphans(ctx))
 		return 1;
 	return 0;
+}
+
+int fsck_journal_replayed(const struct fsck_ctx *ctx)
+{
+	return ctx->have_jres && ctx->jres.transactions > 0;
 }
 
 void fsck_journal_release(struct fsck_ctx *ctx)

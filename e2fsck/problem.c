@@ -111,6 +111,9 @@ static const struct problem_row rows[] = {
   "The multi-mount protection block {blk} is not valid ({str})" },
 { PR_0_JOURNAL_SB_FIELDS, PROMPT_FIX, NR,
   "The journal superblock is not consistent ({str})" },
+{ PR_0_JOURNAL_INODE_BACKUP, PROMPT_FIX, P,
+  "The journal inode {ino} cannot be used ({str}); the journal is read "
+  "through the copy of its block map in the superblock" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, NR,
   "Inode {ino}'s checksum does not match its contents" },
@@ -368,6 +371,9 @@ static const struct problem_row rows[] = {
 { PR_5_QUOTA_USAGE, PROMPT_FIX, NR,
   "The {str} quota of id {num} says {blk} bytes and {ino} inodes in use; "
   "counted {blk2} bytes and {ino2} inodes" },
+{ PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG,
+  "After the journal replay the superblock says {num} free {str}; counted "
+  "{num2}" },
 /* Pass 1b */
 { PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
   "Inode {ino} shares {num} block(s) with other inodes" },

@@ -48,6 +48,7 @@
 #define PR_0_EXTRA_ISIZE		0x00002b
 #define PR_0_MMP			0x00002c
 #define PR_0_JOURNAL_SB_FIELDS		0x00002d
+#define PR_0_JOURNAL_INODE_BACKUP	0x00002e
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
@@ -175,5 +176,6 @@
 #define PR_5_INODE_PADDING		0x050011
 #define PR_5_QUOTA_FILE			0x050012
 #define PR_5_QUOTA_USAGE		0x050013
+#define PR_5_REPLAY_TOTALS		0x050014
 
 #endif

@@ -256,6 +256,9 @@ struct e2x_journal;
 errcode_t e2x_journal_load(ext2_filsys fs, const struct e2x_journal_opts *o,
 			   struct e2x_journal **jp);
 void e2x_journal_free(struct e2x_journal *j);
+/* 1 when the journal inode could not be used and its backup in the
+ * superblock (s_jnl_blocks) mapped the log instead. */
+int e2x_journal_used_backup(const struct e2x_journal *j);
 /* The validated superblock (fields still big-endian). */
 const struct e2x_jbd2_super *e2x_journal_super(const struct e2x_journal *j);
 /* Pass 1: find the end of the valid log.  Fills the tid/stop fields of RES. */

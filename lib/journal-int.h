@@ -28,6 +28,7 @@ struct e2x_journal {
 	uint32_t seed;		/* crc32c seed from the journal UUID */
 	uint32_t end_tid;	/* from the scan */
 	bool scanned;
+	bool used_backup;	/* mapped from the superblock's s_jnl_blocks */
 	struct u64map revoke;	/* fs block -> highest revoking tid */
 	unsigned char *buf;	/* two blocks of scratch */
 	unsigned char *buf2;

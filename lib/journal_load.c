@@ -67,24 +67,44 @@ static errcode_t map_inode(struct e2x_journal *j, ext2_ino_t ino)
 	return 0;
 }
 
-static errcode_t load_internal(struct e2x_journal *j)
+/* The log-block map from INODE itself (the superblock's backup copy,
+ * which is not on disk as an inode): every block must exist. */
+static errcode_t map_backup(struct e2x_journal *j, ext2_ino_t ino,
+			    struct ext2_inode *inode)
+{
+	blk64_t fs_blocks = ext2fs_blocks_count(j->fs->super), phys;
+	errcode_t err;
+	uint32_t i;
+
+	j->map = calloc(j->maxlen, sizeof(*j->map));
+	if (!j->map)
+		return EXT2_ET_NO_MEMORY;
+	for (i = 0; i < j->maxlen; i++) {
+		phys = 0;
+		err = ext2fs_bmap2(j->fs, ino, inode, NULL, 0, i, NULL, &phys);
+		if (err)
+			return err;
+		if (!phys || phys >= fs_blocks)
+			return E2X_ERR_JOURNAL;
+		j->map[i] = phys;
+	}
+	return 0;
+}
+
+/* Load the journal of inode INO as INODE says (BACKUP: INODE is the copy
+ * in the superblock, not the inode on disk). */
+static errcode_t load_inode(struct e2x_journal *j, ext2_ino_t ino,
+			    struct ext2_inode *inode, int backup)
 {
 	ext2_filsys fs = j->fs;
-	ext2_ino_t ino = fs->super->s_journal_inum;
-	struct ext2_inode inode;
 	blk64_t phys = 0;
 	uint64_t nblocks;
 	errcode_t err;
 
-	if (ino < 1 || ino > fs->super->s_inodes_count)
+	if (!LINUX_S_ISREG(inode->i_mode) || !inode->i_links_count)
 		return E2X_ERR_JOURNAL;
-	err = ext2fs_read_inode(fs, ino, &inode);
-	if (err)
-		return err;
-	if (!LINUX_S_ISREG(inode.i_mode) || !inode.i_links_count)
-		return E2X_ERR_JOURNAL;
-	nblocks = EXT2_I_SIZE(&inode) / j->bs;
-	err = ext2fs_bmap2(fs, ino, &inode, NULL, 0, 0, NULL, &phys);
+	nblocks = EXT2_I_SIZE(inode) / j->bs;
+	err = ext2fs_bmap2(fs, ino, inode, NULL, 0, 0, NULL, &phys);
 	if (err)
 		return err;
 	if (!phys || phys >= ext2fs_blocks_count(fs->super))
@@ -98,7 +118,58 @@ static errcode_t load_internal(struct e2x_journal *j)
 	err = e2x_jbd2_check_super(j, nblocks);
 	if (err)
 		return err;
-	return map_inode(j, ino);
+	return backup ? map_backup(j, ino, inode) : map_inode(j, ino);
+}
+
+/* The journal inode as the superblock's backup (s_jnl_blocks) has it:
+ * its block map or extent root and its size.  0 when there is none. */
+static int backup_inode(ext2_filsys fs, struct ext2_inode *inode)
+{
+	struct ext2_super_block *sb = fs->super;
+	struct ext3_extent_header *eh;
+
+	if (sb->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+		return 0;
+	memset(inode, 0, sizeof(*inode));
+	memcpy(inode->i_block, sb->s_jnl_blocks, sizeof(inode->i_block));
+	inode->i_size_high = sb->s_jnl_blocks[15];
+	inode->i_size = sb->s_jnl_blocks[16];
+	inode->i_links_count = 1;
+	inode->i_mode = LINUX_S_IFREG | 0600;
+	eh = (struct ext3_extent_header *)inode->i_block;
+	if (ext2fs_has_feature_extents(sb) &&
+	    ext2fs_le16_to_cpu(eh->eh_magic) == EXT3_EXT_MAGIC)
+		inode->i_flags |= EXT4_EXTENTS_FL;
+	return 1;
+}
+
+/*
+ * The journal inode, or when it cannot be used (not a regular file, no
+ * links, a block map that does not reach every log block, no journal
+ * superblock at its start) the backup of its map in the superblock, as
+ * the kernel and e2fsck do.
+ */
+static errcode_t load_internal(struct e2x_journal *j)
+{
+	ext2_filsys fs = j->fs;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	struct ext2_inode inode;
+	errcode_t err;
+
+	if (ino < 1 || ino > fs->super->s_inodes_count)
+		return E2X_ERR_JOURNAL;
+	err = ext2fs_read_inode(fs, ino, &inode);
+	if (!err)
+		err = load_inode(j, ino, &inode, 0);
+	if (!err || err == EXT2_ET_NO_MEMORY || err == E2X_ERR_UNSUPPORTED ||
+	    !backup_inode(fs, &inode))
+		return err;
+	free(j->map);
+	j->map = NULL;
+	if (load_inode(j, ino, &inode, 1))
+		return err;
+	j->used_backup = 1;
+	return 0;
 }
 
 /* Path of the external journal: the option, else blkid by UUID. */
@@ -226,6 +297,11 @@ void e2x_journal_free(struct e2x_journal *j)
 	u64map_free(&j->revoke);
 	j->magic = 0;
 	free(j);
+}
+
+int e2x_journal_used_backup(const struct e2x_journal *j)
+{
+	return j && j->magic == E2X_JOURNAL_MAGIC && j->used_backup;
 }
 
 const struct e2x_jbd2_super *e2x_journal_super(const struct e2x_journal *j)

@@ -8,4 +8,5 @@ TESTS += tests/fsck/false-alarm.sh tests/fsck/corpus.sh tests/fsck/damage.sh \
 EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/damage.sh tests/fsck/options.sh tests/fsck/workload.py \
 	tests/fsck/feature-sets.tsv tests/fsck/corpus-missed.txt \
-	tests/fsck/damage-cases.tsv tests/fsck/options-cases.tsv
+	tests/fsck/damage-cases.tsv tests/fsck/options-cases.tsv \
+	tests/fsck/corpus-optimize.txt
