@@ -116,6 +116,7 @@ struct fsck_ctx {
 	struct e2x_overlay *own_overlay; /* one journal.c created */
 
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
+	struct fsck_ra *ra;		/* readahead advice (readahead.c) */
 
 	/* Counts for -v. */
 	unsigned long n_files, n_dirs, n_regular, n_links, n_symlinks,
@@ -161,6 +162,9 @@ void fsck_quota_free(struct fsck_ctx *ctx);
 /* Open, recover, check and close ctx->opt.device; the exit code
  * (unix.c; never exits: the fuzz harness calls it once per input). */
 int fsck_run(struct fsck_ctx *ctx);
+
+/* First data block and clusters per group usable (super.c). */
+int fsck_geometry_sane(ext2_filsys fs);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);

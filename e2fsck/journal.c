@@ -316,8 +316,14 @@ int fsck_journal_startup(struct fsck_ctx *ctx)
 		restore_jinode(ctx, jnl);
 	if (ctx->opt.journal_only)
 		return 0;
-	if (has_orphans(ctx->fs) && release_orphans(ctx))
+	/* releasing reads the bitmaps: not on a layout check_super() will
+	 * call fatal */
+	if (has_orphans(ctx->fs) && !fsck_geometry_sane(ctx->fs)) {
+		ctx->orphan_chain = 1;
+		jproblem(ctx, PR_0_ORPHANS_PRESENT, NULL, 0, 0);
+	} else if (has_orphans(ctx->fs) && release_orphans(ctx)) {
 		return 1;
+	}
 	return 0;
 }
 

@@ -57,6 +57,18 @@ static uint64_t groups_free(ext2_filsys fs, int blocks)
 	return n > max ? max : n;
 }
 
+/* The layout every bitmap read relies on (libext2fs overruns its buffers
+ * on others): the first data block and the clusters per group. */
+int fsck_geometry_sane(ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+
+	return sb->s_first_data_block ==
+		       (fs->blocksize == 1024 && EXT2FS_CLUSTER_RATIO(fs) == 1) &&
+	       sb->s_clusters_per_group <= fs->blocksize * 8 &&
+	       sb->s_clusters_per_group >= 8 && !(sb->s_clusters_per_group % 8);
+}
+
 static void check_geometry(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
