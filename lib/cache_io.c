@@ -16,6 +16,7 @@ struct centry {
 	struct centry *prev, *next;	/* LRU: head most recent */
 	int dirty;
 	uint64_t tag;			/* new with every new content */
+	uint64_t aux;			/* the borrower's word, 0 with it */
 	char *data;
 };
 
@@ -39,6 +40,13 @@ static uint64_t tag_counter;
 static uint64_t new_tag(void)
 {
 	return __atomic_add_fetch(&tag_counter, 1, __ATOMIC_RELAXED);
+}
+
+/* The entry holds new bytes. */
+static void new_content(struct centry *e)
+{
+	e->tag = new_tag();
+	e->aux = 0;
 }
 
 static struct cache_chan *cc_of(io_channel ch)
@@ -198,7 +206,7 @@ static void insert(struct cache_chan *cc, struct centry *e,
 	size_t h = hash_of(cc, blk);
 
 	e->blk = blk;
-	e->tag = new_tag();
+	new_content(e);
 	e->dirty = 0;
 	set_dirty(cc, e, dirty);
 	e->hnext = cc->hash[h];
@@ -258,7 +266,7 @@ static void overlap(io_channel ch, uint64_t off, size_t size, char *buf,
 			continue;
 		}
 		memcpy(e->data + (s - b * bs), buf + (s - off), t - s);
-		e->tag = new_tag();
+		new_content(e);
 		if (t - s == bs)
 			set_dirty(cc, e, 0);
 	}
@@ -348,7 +356,7 @@ static errcode_t cache_write_blk64(io_channel ch, unsigned long long blk,
 	if (e) {
 		cc->st.hits++;
 		memcpy(e->data, data, ch->block_size);
-		e->tag = new_tag();
+		new_content(e);
 		set_dirty(cc, e, 1);
 		if (cc->lru.next != e) {
 			lru_unlink(e);
@@ -656,7 +664,7 @@ uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk)
 }
 
 errcode_t e2x_cache_io_borrow(io_channel ch, unsigned long long blk,
-			      const void **data, uint64_t *tag)
+			      const void **data, uint64_t *tag, uint64_t **aux)
 {
 	struct cache_chan *cc = cache_chan_of(ch);
 	struct centry *e;
@@ -670,11 +678,13 @@ errcode_t e2x_cache_io_borrow(io_channel ch, unsigned long long blk,
 		return err;
 	*data = e->data;
 	*tag = e->tag;
+	if (aux)
+		*aux = &e->aux;
 	return 0;
 }
 
 errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
-			      void **data, uint64_t *tag)
+			      void **data, uint64_t *tag, uint64_t **aux)
 {
 	struct cache_chan *cc = cache_chan_of(ch);
 	struct centry *e;
@@ -684,9 +694,11 @@ errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
 	e = cc->last && cc->last->blk == blk ? cc->last : lookup(cc, blk);
 	if (!e)
 		return E2X_ERR_NOT_FOUND;
-	e->tag = new_tag();
+	new_content(e);
 	set_dirty(cc, e, 1);
 	*data = e->data;
 	*tag = e->tag;
+	if (aux)
+		*aux = &e->aux;
 	return 0;
 }

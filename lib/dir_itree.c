@@ -56,7 +56,7 @@ static errcode_t root_version(struct e2x_dirh *d, int *version)
 	const void *blk;
 	uint64_t tag;
 
-	if (!pblk || e2x_cache_io_borrow(d->fs->io, pblk, &blk, &tag))
+	if (!pblk || e2x_cache_io_borrow(d->fs->io, pblk, &blk, &tag, NULL))
 		return htree_root_version(d, version);
 	ri = (const void *)((const char *)blk + E2X_DX_ROOT_INFO_OFF);
 	if (ri->hash_version > EXT2_HASH_TEA_UNSIGNED)

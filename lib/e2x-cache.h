@@ -39,20 +39,24 @@ uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk);
 /*
  * The cached bytes of block BLK without a copy (read in on a miss, and
  * made the most recent, like a read): *DATA points into the cache and
- * *TAG is the content's tag.  The pointer is good until the next call on
- * CH.  EXT2_ET_UNIMPLEMENTED when CH is no cache channel.
+ * *TAG is the content's tag.  When AUX is not NULL, *AUX points at a word
+ * kept with the cached copy for the borrower (the itree notes there that
+ * a node's checksum passed): 0 whenever the content is new.  Pointers are
+ * good until the next call on CH.  EXT2_ET_UNIMPLEMENTED when CH is no
+ * cache channel.
  */
 errcode_t e2x_cache_io_borrow(io_channel ch, unsigned long long blk,
-			      const void **data, uint64_t *tag);
+			      const void **data, uint64_t *tag, uint64_t **aux);
 
 /*
  * Change the cached block BLK in place: it becomes dirty with a new tag
- * (*TAG) and *DATA points at its bytes until the next call on CH; what the
- * caller writes there is what the block holds.  EXT2_ET_UNIMPLEMENTED when
- * CH is no cache channel or writes through, E2X_ERR_NOT_FOUND when BLK is
- * not cached (borrow it first).
+ * (*TAG) and a zeroed word (*AUX, when AUX is not NULL); *DATA points at
+ * its bytes until the next call on CH, and what the caller writes there is
+ * what the block holds.  EXT2_ET_UNIMPLEMENTED when CH is no cache channel
+ * or writes through, E2X_ERR_NOT_FOUND when BLK is not cached (borrow it
+ * first).
  */
 errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
-			      void **data, uint64_t *tag);
+			      void **data, uint64_t *tag, uint64_t **aux);
 
 #endif

@@ -86,7 +86,8 @@ void itree_node_set_used(struct itree_ctx *c, char *buf, unsigned int count,
 			 unsigned int used);
 uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk);
 errcode_t itree_check_node(struct itree_ctx *c, blk64_t blk, const char *buf,
-			   int level, uint64_t tag);
+			   int level, uint64_t tag, uint64_t *aux);
+uint64_t itree_csum_mark(struct itree_ctx *c);
 int itree_blk_ok(struct itree_ctx *c, blk64_t blk);
 errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 			  int level);

@@ -28,6 +28,26 @@ static void prefetch(const void *p, unsigned int len)
 		__builtin_prefetch((const char *)p + i);
 }
 
+/* itree_index_pick() on a borrowed node of N entries (N >= 1). */
+static unsigned int index_pick(const char *node, unsigned int n,
+			       const struct itree_key *k)
+{
+	const char *area = node + E2X_ITREE_HDR_SIZE;
+	unsigned int lo = 1, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+		const char *e = area + mid * E2X_ITREE_INDEX_LEN;
+		uint32_t ino = itree_get32(e), hash = itree_get32(e + 4);
+
+		if (ino < k->ino || (ino == k->ino && hash < k->hash))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
 /* The leaf's entries tile in_used exactly; find K among them. */
 static int leaf_scan(const char *leaf, const struct itree_key *k,
 		     struct spot *s)
@@ -76,20 +96,23 @@ static int find_spot(struct itree_ctx *c, const struct itree_key *k,
 	struct itree_key next;
 	int l, have_next = 0;
 	const void *p = NULL;
-	uint64_t tag;
+	uint64_t tag, *aux;
 
 	for (l = c->levels - 1; l >= 0; l--) {
 		unsigned int n, idx;
 
 		if (!itree_blk_ok(c, blk) ||
-		    e2x_cache_io_borrow(c->fs->io, blk, &p, &tag) ||
-		    itree_check_node(c, blk, p, l, tag))
+		    e2x_cache_io_borrow(c->fs->io, blk, &p, &tag, &aux))
+			return 0;
+		if (l == 0)
+			prefetch(p, c->bs < 4096 ? c->bs : 4096);
+		if (itree_check_node(c, blk, p, l, tag, aux))
 			return 0;
 		if (l == 0)
 			break;
 		h = p;
 		n = ext2fs_le16_to_cpu(h->in_count);
-		idx = itree_index_pick((char *)p, k);
+		idx = index_pick(p, n, k);
 		if (idx + 1 < n) {
 			itree_entry_key(itree_entry((char *)p, (idx + 1) *
 						    E2X_ITREE_INDEX_LEN),
@@ -103,50 +126,52 @@ static int find_spot(struct itree_ctx *c, const struct itree_key *k,
 	s->blk = blk;
 	s->count = ext2fs_le16_to_cpu(h->in_count);
 	s->used = ext2fs_le16_to_cpu(h->in_used);
-	prefetch(p, E2X_ITREE_HDR_SIZE + s->used);
+	if (E2X_ITREE_HDR_SIZE + s->used > 4096)
+		prefetch(p, E2X_ITREE_HDR_SIZE + s->used);
 	s->next_equal = have_next && !itree_key_cmp_ih(&next, k);
 	return leaf_scan(p, k, s);
 }
 
 /* The leaf of S, to be changed in place; NULL when the channel will not. */
 static char *leaf_for_change(struct itree_ctx *c, struct spot *s,
-			     uint64_t *tag)
+			     uint64_t **aux)
 {
+	uint64_t tag;
 	void *p;
 
-	if (e2x_cache_io_modify(c->fs->io, s->blk, &p, tag))
+	if (e2x_cache_io_modify(c->fs->io, s->blk, &p, &tag, aux))
 		return NULL;
 	return p;
 }
 
-/* The leaf at BLK was changed in place: its checksum, and the memo. */
+/* The leaf at BLK was changed in place: its checksum, noted as passed. */
 static void leaf_changed(struct itree_ctx *c, blk64_t blk, char *leaf,
-			 uint64_t tag)
+			 uint64_t *aux)
 {
 	itree_hdr(leaf)->in_checksum = c->csum ?
 		ext2fs_cpu_to_le32(itree_node_csum(c, leaf, blk)) : 0;
 	if (c->csum)
-		itree_memo_tag_put(c->seed, blk, tag);
+		*aux = itree_csum_mark(c);
 }
 
 int itree_insert_in_place(struct itree_ctx *c, const struct itree_key *k,
 			  const char *e, unsigned int len)
 {
 	struct spot s;
-	uint64_t tag;
+	uint64_t *aux;
 	char *leaf;
 
 	if (!find_spot(c, k, &s) || s.found || !s.pos ||
 	    (s.pos == s.count && s.next_equal) || s.used + len > c->area)
 		return 0;
-	leaf = leaf_for_change(c, &s, &tag);
+	leaf = leaf_for_change(c, &s, &aux);
 	if (!leaf)
 		return 0;
 	memmove(itree_entry(leaf, s.off + len), itree_entry(leaf, s.off),
 		s.used - s.off);
 	memcpy(itree_entry(leaf, s.off), e, len);
 	itree_node_set_used(c, leaf, s.count + 1, s.used + len);
-	leaf_changed(c, s.blk, leaf, tag);
+	leaf_changed(c, s.blk, leaf, aux);
 	return 1;
 }
 
@@ -154,7 +179,7 @@ int itree_remove_in_place(struct itree_ctx *c, const struct itree_key *k)
 {
 	unsigned int len, used;
 	struct spot s;
-	uint64_t tag;
+	uint64_t *aux;
 	char *leaf;
 
 	if (!find_spot(c, k, &s) || !s.found || !s.pos)
@@ -163,12 +188,12 @@ int itree_remove_in_place(struct itree_ctx *c, const struct itree_key *k)
 	used = s.used - len;
 	if (c->levels > 1 && used * 4 / c->area < ITREE_CHECK_Q)
 		return 0;
-	leaf = leaf_for_change(c, &s, &tag);
+	leaf = leaf_for_change(c, &s, &aux);
 	if (!leaf)
 		return 0;
 	memmove(itree_entry(leaf, s.off), itree_entry(leaf, s.off + len),
 		used - s.off);
 	itree_node_set_used(c, leaf, s.count - 1, used);
-	leaf_changed(c, s.blk, leaf, tag);
+	leaf_changed(c, s.blk, leaf, aux);
 	return 1;
 }

@@ -113,30 +113,42 @@ static int header_sane(struct itree_ctx *c, const struct e2x_itree_node *h)
 	return n * E2X_ITREE_LEAF_LEN(1) <= used;
 }
 
-/* The node's checksum, unless these very bytes passed before: the cache
- * channel's tag (TAG, 0 for none) says so without looking at them, else
- * the byte memo. */
-static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, const char *buf,
-			    uint64_t tag)
+/* What a cache channel's word for a block (e2x_cache_io_borrow()) holds
+ * once the node's checksum passed under this directory's seed. */
+uint64_t itree_csum_mark(struct itree_ctx *c)
 {
-	if (tag ? itree_memo_tag_hit(c->seed, blk, tag) :
-		  itree_memo_hit(c->seed, blk, buf, c->bs))
+	return (uint64_t)c->seed << 32 | 0x17ee;
+}
+
+/* The node's checksum, unless these very bytes passed before: the word
+ * the cache channel keeps with them (AUX, when not NULL) or their tag
+ * (TAG, 0 for none) say so without looking at them, else the byte memo. */
+static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, const char *buf,
+			    uint64_t tag, uint64_t *aux)
+{
+	if (aux && *aux == itree_csum_mark(c))
 		return 0;
-	if (ext2fs_le32_to_cpu(((const struct e2x_itree_node *)buf)->
-			       in_checksum) != itree_node_csum(c, buf, blk))
-		return E2X_ERR_ITREE_CORRUPT;
-	if (tag)
-		itree_memo_tag_put(c->seed, blk, tag);
-	else
-		itree_memo_put(c->seed, blk, buf, c->bs);
+	if (!(tag ? itree_memo_tag_hit(c->seed, blk, tag) :
+		    itree_memo_hit(c->seed, blk, buf, c->bs))) {
+		if (ext2fs_le32_to_cpu(((const struct e2x_itree_node *)buf)->
+				       in_checksum) !=
+		    itree_node_csum(c, buf, blk))
+			return E2X_ERR_ITREE_CORRUPT;
+		if (tag)
+			itree_memo_tag_put(c->seed, blk, tag);
+		else
+			itree_memo_put(c->seed, blk, buf, c->bs);
+	}
+	if (aux)
+		*aux = itree_csum_mark(c);
 	return 0;
 }
 
 /* Check magic, owner, generation, counts, checksum (TAG: the bytes' tag
- * in a cache channel, or 0) and (when LEVEL >= 0) the level of node BUF
- * read from BLK. */
+ * in a cache channel, or 0; AUX: the channel's word for them, or NULL) and
+ * (when LEVEL >= 0) the level of node BUF read from BLK. */
 errcode_t itree_check_node(struct itree_ctx *c, blk64_t blk, const char *buf,
-			   int level, uint64_t tag)
+			   int level, uint64_t tag, uint64_t *aux)
 {
 	const struct e2x_itree_node *h = (const void *)buf;
 
@@ -149,7 +161,7 @@ errcode_t itree_check_node(struct itree_ctx *c, blk64_t blk, const char *buf,
 	if (!header_sane(c, h))
 		return E2X_ERR_ITREE_CORRUPT;
 	if (c->csum)
-		return check_csum(c, blk, buf, tag);
+		return check_csum(c, blk, buf, tag, aux);
 	return 0;
 }
 
@@ -172,7 +184,8 @@ errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 	if (err)
 		return err;
 	return itree_check_node(c, blk, buf, level,
-				c->csum ? e2x_cache_io_tag(c->fs->io, blk) : 0);
+				c->csum ? e2x_cache_io_tag(c->fs->io, blk) : 0,
+				NULL);
 }
 
 errcode_t itree_write_node(struct itree_ctx *c, blk64_t blk, char *buf)

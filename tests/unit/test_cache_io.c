@@ -264,23 +264,39 @@ START_TEST(borrow_and_modify)
 	unsigned char *buf = malloc(4096);
 	const void *p;
 	void *w;
-	uint64_t t1, t2;
+	uint64_t t1, t2, *aux;
 	io_channel ch, plain;
 
 	make_device();
 	ch = open_cache(IO_FLAG_RW, 4096);
-	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t1),
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t1, NULL),
 			 E2X_ERR_NOT_FOUND);
-	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1, NULL), 0);
 	ck_assert_int_eq(memcmp(p, model + 5 * 4096, 4096), 0);
 	ck_assert_uint_eq(t1, e2x_cache_io_tag(ch, 5));
 	fill(buf, 4096);
 	ck_assert_int_eq(io_channel_write_blk64(ch, 6, 1, buf), 0);
 	memcpy(model + 6 * 4096, buf, 4096);
-	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t1), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t1, NULL), 0);
 	ck_assert_int_eq(memcmp(p, buf, 4096), 0);
-	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1), 0);
-	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1, &aux), 0);
+	ck_assert_uint_eq(*aux, 0);
+	*aux = 42;			/* kept while the bytes are */
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t2, NULL), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t2, &aux), 0);
+	ck_assert_uint_eq(t2, t1);
+	ck_assert_uint_eq(*aux, 42);
+	ck_assert_int_eq(io_channel_write_blk64(ch, 6, 1, buf), 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t2, &aux), 0);
+	ck_assert_uint_eq(*aux, 0);	/* a write clears it */
+	*aux = 42;
+	ck_assert_int_eq(io_channel_write_byte(ch, 6 * 4096 + 9, 1, buf), 0);
+	memcpy(model + 6 * 4096 + 9, buf, 1);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t2, &aux), 0);
+	ck_assert_uint_eq(*aux, 0);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1, &aux), 0);
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2, &aux), 0);
+	ck_assert_uint_eq(*aux, 0);	/* and so does a change in place */
 	ck_assert_ptr_eq(w, p);
 	ck_assert_uint_ne(t2, t1);
 	ck_assert_uint_eq(e2x_cache_io_tag(ch, 5), t2);
@@ -289,14 +305,14 @@ START_TEST(borrow_and_modify)
 	ck_assert_int_eq(io_channel_read_blk64(ch, 5, 1, buf), 0);
 	ck_assert_int_eq(memcmp(buf, model + 5 * 4096, 4096), 0);
 	ck_assert_int_ne(e2x_cache_io_borrow(ch, DEV_SIZE / 4096 + 5, &p,
-					     &t1), 0);
+					     &t1, NULL), 0);
 	ck_assert_int_eq(io_channel_flush(ch), 0);
 	device_matches();
 	ck_assert_int_eq(io_channel_set_options(ch, "writethrough"), 0);
-	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2),
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2, NULL),
 			 EXT2_ET_UNIMPLEMENTED);
 	ck_assert_int_eq(unix_io_manager->open(path, 0, &plain), 0);
-	ck_assert_int_eq(e2x_cache_io_borrow(plain, 5, &p, &t1),
+	ck_assert_int_eq(e2x_cache_io_borrow(plain, 5, &p, &t1, NULL),
 			 EXT2_ET_UNIMPLEMENTED);
 	io_channel_close(plain);
 	ck_assert_int_eq(io_channel_close(ch), 0);
