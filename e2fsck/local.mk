@@ -13,6 +13,8 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/ftype.c \
 	e2fsck/csum.h \
 	e2fsck/csum.c \
+	e2fsck/readahead.h \
+	e2fsck/readahead.c \
 	e2fsck/unix.c \
 	e2fsck/super.c \
 	e2fsck/pass1.h \

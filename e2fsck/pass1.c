@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include "pass1.h"
 #include "csum.h"
+#include "readahead.h"
 #include <ext2fs/ext2_ext_attr.h>
+#include <ext2fs/ext3_extents.h>
 
 static errcode_t alloc_state(struct fsck_ctx *ctx)
 {
@@ -551,6 +553,68 @@ account:
 		ext2fs_mark_inode_bitmap2(ctx->inode_bad, ino);
 }
 
+/* Inode tables read ahead: this many groups before the scan. */
+#define P1_RA_GROUPS 4
+
+/*
+ * Regular files whose extent tree has index nodes wait in a small queue
+ * while the kernel reads their nodes ahead, so that a cold check has many
+ * reads in flight instead of one.  Only regular files: directories must
+ * reach the directory table in inode order.
+ */
+#define P1_DEFER_MAX 64
+
+struct p1_defer {
+	unsigned int n, isize;	/* on-disk inode size */
+	unsigned int stride;	/* bytes kept per inode (>= a large one) */
+	ext2_ino_t ino[P1_DEFER_MAX];
+	char *inodes;		/* P1_DEFER_MAX inodes, stride bytes each */
+};
+
+/* Queue the inode if it has index nodes to read; 1 when queued. */
+static int defer_inode(struct fsck_ctx *ctx, struct p1_defer *q,
+		       ext2_ino_t ino, const struct ext2_inode_large *in)
+{
+	const struct ext3_extent_header *eh = (const void *)in->i_block;
+	const struct ext3_extent_idx *ix = (const void *)(eh + 1);
+	unsigned int i;
+
+	if (!q->inodes || !ctx->ra || !in->i_links_count ||
+	    !LINUX_S_ISREG(in->i_mode) ||
+	    ino < EXT2_FIRST_INODE(ctx->fs->super) ||
+	    (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) !=
+		    EXT4_EXTENTS_FL ||
+	    eh->eh_magic != EXT3_EXT_MAGIC || !eh->eh_depth ||
+	    eh->eh_entries > 4)
+		return 0;
+	for (i = 0; i < eh->eh_entries; i++) {
+		blk64_t b = ix[i].ei_leaf | ((blk64_t)ix[i].ei_leaf_hi << 32);
+
+		if (fsck_block_in_fs(ctx->fs, b))
+			fsck_ra_blocks(ctx, b, 1);
+	}
+	fsck_ra_flush(ctx);
+	q->ino[q->n] = ino;
+	memcpy(q->inodes + (size_t)q->n * q->stride, in, q->stride);
+	q->n++;
+	return 1;
+}
+
+static void drain_deferred(struct fsck_ctx *ctx, struct p1_defer *q)
+{
+	struct p1_inode st;
+	unsigned int i;
+
+	for (i = 0; i < q->n && !ctx->abort; i++) {
+		st = (struct p1_inode){
+			.ctx = ctx, .fs = ctx->fs, .ino = q->ino[i],
+			.inode = (void *)(q->inodes + (size_t)i * q->stride),
+			.isize = q->isize, .visit = p1_claim };
+		check_one(ctx, &st);
+	}
+	q->n = 0;
+}
+
 static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 			unsigned int isize)
 {
@@ -558,6 +622,7 @@ static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 	ext2_inode_scan scan = NULL;
 	struct problem_ctx pctx;
 	struct p1_inode st;
+	struct p1_defer q = { .isize = isize };
 	ext2_ino_t ino = 0;
 	dgrp_t last_group = ~0U;
 	errcode_t err;
@@ -570,6 +635,13 @@ static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 	if (err)
 		goto fail;
 	ext2fs_inode_scan_flags(scan, flags, 0);
+	fsck_ra_open(ctx);
+	/* a buffer of at least a large inode: the checks read that far */
+	q.stride = isize < sizeof(*in) ? sizeof(*in) : isize;
+	q.inodes = calloc(P1_DEFER_MAX, q.stride);
+	for (last_group = 0; last_group < P1_RA_GROUPS; last_group++)
+		fsck_ra_itable(ctx, last_group);
+	last_group = ~0U;
 	for (;;) {
 		err = ext2fs_get_next_inode_full(scan, &ino,
 						 (struct ext2_inode *)in,
@@ -586,7 +658,13 @@ static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 		if (ext2fs_group_of_ino(fs, ino) != last_group) {
 			last_group = ext2fs_group_of_ino(fs, ino);
 			fsck_progress(ctx, 1, last_group, fs->group_desc_count);
+			fsck_ra_itable(ctx, last_group + P1_RA_GROUPS);
 			p1_found_compact(ctx);
+		}
+		if (defer_inode(ctx, &q, ino, in)) {
+			if (q.n == P1_DEFER_MAX)
+				drain_deferred(ctx, &q);
+			continue;
 		}
 		st = (struct p1_inode){ .ctx = ctx, .fs = fs, .ino = ino,
 					.inode = in, .isize = isize,
@@ -595,15 +673,18 @@ static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 		if (ctx->abort)
 			break;
 	}
+	drain_deferred(ctx, &q);
 	fsck_progress(ctx, 1, fs->group_desc_count, fs->group_desc_count);
-	ext2fs_close_inode_scan(scan);
-	return;
+	goto out;
 fail:
+	drain_deferred(ctx, &q);
 	pctx.ino = ino;
 	pctx.str = error_message(err);
 	fix_problem(ctx, PR_1_INODE_SCAN, &pctx);
+out:
 	if (scan)
 		ext2fs_close_inode_scan(scan);
+	free(q.inodes);
 }
 
 void pass1(struct fsck_ctx *ctx)

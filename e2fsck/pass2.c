@@ -13,41 +13,17 @@
 #include "pass1.h"
 #include "pass2.h"
 #include "csum.h"
+#include "readahead.h"
 
-struct db_list {
-	struct { ext2_ino_t ino; blk64_t pblk; uint64_t lblk; } *v;
-	size_t n, cap;
-};
-
-static int collect_db(ext2_filsys fs, struct ext2_db_entry2 *db, void *priv)
-{
-	struct db_list *l = priv;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1024;
-		void *v = realloc(l->v, cap * sizeof(*l->v));
-
-		if (!v)
-			return DIRENT_ABORT;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n].ino = db->ino;
-	l->v[l->n].pblk = db->blk;
-	l->v[l->n].lblk = db->blockcnt;
-	l->n++;
-	return 0;
-}
-
+/* Directory blocks in checking order: by directory, then logical block. */
 static int cmp_db(const void *a, const void *b)
 {
-	const struct { ext2_ino_t ino; blk64_t pblk; uint64_t lblk; } *x = a,
-								      *y = b;
+	const struct ext2_db_entry2 *x = a, *y = b;
 
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
-	if (x->lblk != y->lblk)
-		return x->lblk < y->lblk ? -1 : 1;
+	if (x->blockcnt != y->blockcnt)
+		return x->blockcnt < y->blockcnt ? -1 : 1;
 	return 0;
 }
 
@@ -426,12 +402,90 @@ static void reset_dir(struct p2_dir *pd)
 	pd->itree_reports = 0;
 }
 
+/* Directory blocks read ahead of the check, in the order it reads them. */
+#define P2_RA_BLOCKS 2048
+
+/* The walk over the sorted directory block list (ctx->dblist). */
+struct p2_walk {
+	struct p2_dir *pd;
+	size_t blocks_cap;
+	unsigned long long idx, ra, total;
+	int failed;
+};
+
+static int advise_db(ext2_filsys fs, struct ext2_db_entry2 *db, void *priv)
+{
+	if (db->blk)	/* 0: an inline directory's marker */
+		fsck_ra_blocks(priv, db->blk, 1);
+	return 0;
+}
+
+static void read_ahead(struct p2_walk *w)
+{
+	struct fsck_ctx *ctx = w->pd->ctx;
+	unsigned long long want = w->idx + P2_RA_BLOCKS;
+
+	if (!ctx->ra || w->ra >= want || w->ra >= w->total)
+		return;
+	ext2fs_dblist_iterate3(ctx->dblist, advise_db, w->ra, want - w->ra,
+			       ctx);
+	fsck_ra_flush(ctx);
+	w->ra = want;
+}
+
+/* Check the directory whose blocks were gathered in w->pd. */
+static void finish_dir(struct p2_walk *w)
+{
+	struct p2_dir *pd = w->pd;
+	struct fsck_ctx *ctx = pd->ctx;
+
+	if (!pd->ino)
+		return;
+	fsck_progress(ctx, 2, w->idx, w->total);
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_bad, pd->ino))
+		check_dir(ctx, pd);
+	reset_dir(pd);
+	pd->ino = 0;
+	pd->nblocks = 0;
+}
+
+static int visit_db(ext2_filsys fs, struct ext2_db_entry2 *db, void *priv)
+{
+	struct p2_walk *w = priv;
+	struct p2_dir *pd = w->pd;
+
+	if (db->ino != pd->ino) {
+		finish_dir(w);
+		if (pd->ctx->abort)
+			return DIRENT_ABORT;
+		read_ahead(w);
+		pd->ino = db->ino;
+	}
+	w->idx++;
+	if (!db->blk)
+		return 0;
+	if (pd->nblocks == w->blocks_cap) {
+		size_t cap = w->blocks_cap ? w->blocks_cap * 2 : 64;
+		struct dir_block *v = realloc(pd->blocks, cap * sizeof(*v));
+
+		if (!v) {
+			w->failed = 1;
+			return DIRENT_ABORT;
+		}
+		pd->blocks = v;
+		w->blocks_cap = cap;
+	}
+	pd->blocks[pd->nblocks].pblk = db->blk;
+	pd->blocks[pd->nblocks].lblk = db->blockcnt;
+	pd->nblocks++;
+	return 0;
+}
+
 void pass2(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
-	struct db_list l = { 0 };
 	struct p2_dir pd = { .ctx = ctx, .fs = fs };
-	size_t i, j;
+	struct p2_walk w = { .pd = &pd };
 
 	if (ctx->abort || !ctx->dblist)
 		return;
@@ -441,33 +495,21 @@ void pass2(struct fsck_ctx *ctx)
 			       &pd.inode) ||
 	    ext2fs_get_mem(fs->blocksize, &pd.buf))
 		goto out;
-	if (ext2fs_dblist_iterate2(ctx->dblist, collect_db, &l))
-		goto out;
-	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_db);
-	pd.blocks = malloc((l.n ? l.n : 1) * sizeof(*pd.blocks));
-	if (!pd.blocks)
-		goto out;
-	for (i = 0; i < l.n && !ctx->abort; i = j) {
-		pd.ino = l.v[i].ino;
-		pd.nblocks = 0;
-		for (j = i; j < l.n && l.v[j].ino == pd.ino; j++) {
-			if (!l.v[j].pblk)	/* inline directory marker */
-				continue;
-			pd.blocks[pd.nblocks].pblk = l.v[j].pblk;
-			pd.blocks[pd.nblocks].lblk = l.v[j].lblk;
-			pd.nblocks++;
-		}
-		fsck_progress(ctx, 2, i, l.n);
-		if (!ext2fs_test_inode_bitmap2(ctx->inode_bad, pd.ino))
-			check_dir(ctx, &pd);
-		reset_dir(&pd);
+	/* sorted in place: no copy of a list that can be large */
+	ext2fs_dblist_sort2(ctx->dblist, cmp_db);
+	w.total = ext2fs_dblist_count2(ctx->dblist);
+	ext2fs_dblist_iterate3(ctx->dblist, visit_db, 0, w.total, &w);
+	if (!w.failed)
+		finish_dir(&w);
+	if (w.failed) {
+		fprintf(stderr, "%s: out of memory in pass 2\n", ctx->prog);
+		ctx->abort = 1;
+		ctx->exit_extra |= FSCK_ERROR;
 	}
-	fsck_progress(ctx, 2, l.n, l.n);
+	fsck_progress(ctx, 2, w.total, w.total);
 out:
 	reset_dir(&pd);
 	free(pd.blocks);
-	free(l.v);
 	ext2fs_free_mem(&pd.inode);
 	ext2fs_free_mem(&pd.buf);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "journal.h"
 #include "pass1.h"
+#include "readahead.h"
 
 /* Pass 1 adds directories in increasing inode order: append, then look
  * up by binary search. */
@@ -71,6 +72,7 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ext2fs_free_inode_bitmap(ctx->inode_lnk);
 	fsck_ftype_free(ctx);
 	fsck_quota_free(ctx);
+	fsck_ra_close(ctx);
 	free(ctx->ea_refs);
 	dir_info_free(ctx);
 	ctx->inode_used = ctx->inode_dir = ctx->inode_reg = NULL;

@@ -219,10 +219,14 @@ static errcode_t only_child(struct itree_ctx *c, unsigned int level)
 	struct itree_level *me = &c->path[level], *up = &c->path[level + 1];
 	errcode_t err;
 
-	if (node_count(me->buf))
-		return itree_write_node(c, me->blk, me->buf);
-	if (level + 2 == c->levels)	/* a root with one child: take it */
-		return collapse_root(c);
+	if (node_count(me->buf) || level + 2 == c->levels) {
+		err = itree_write_node(c, me->blk, me->buf);
+		if (err || level + 2 != c->levels)
+			return err;
+		return collapse_root(c);	/* a root with one child */
+	}
+	if (!itree_rightmost(c, level + 1))
+		return E2X_ERR_ITREE_CORRUPT;	/* not made by appends */
 	err = itree_free_node(c, me->blk);
 	if (err)
 		return err;
