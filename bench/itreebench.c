@@ -37,6 +37,31 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Rates of one timed phase: per CPU second and per wall second. */
+struct phase {
+	double cpu, wall;
+};
+
+static void phase_start(struct phase *p)
+{
+	p->cpu = now();
+	p->wall = wall();
+}
+
+static void phase_print(const struct phase *p, const char *key, size_t n)
+{
+	printf("%s_per_s %.0f\n", key, n / (now() - p->cpu));
+	printf("%s_wall_per_s %.0f\n", key, n / (wall() - p->wall));
+}
+
 static void shuffle(uint32_t *v, size_t n)
 {
 	size_t i;
@@ -171,31 +196,34 @@ static void verify_dir(ext2_filsys fs, ext2_ino_t dir, const char *tag)
 	e2x_dir_problems_free(&p);
 }
 
-/* Add N entries with inode numbers INOS[i] (names by index i). */
-static double add_all(ext2_filsys fs, ext2_ino_t dir, const uint32_t *inos,
-		      size_t n)
+/* Add N entries with inode numbers INOS[i] (names by index i); print
+ * the rates under KEY. */
+static void add_all(ext2_filsys fs, ext2_ino_t dir, const uint32_t *inos,
+		    size_t n, const char *key)
 {
-	double t0 = now();
+	struct phase t;
 	char name[32];
 	size_t i;
 
+	phase_start(&t);
 	for (i = 0; i < n; i++) {
 		errcode_t err = e2x_dir_add(fs, dir, name, name_of(i, name),
 					    inos[i], EXT2_FT_REG_FILE, 0);
 		if (err)
 			die("add", err);
 	}
-	return n / (now() - t0);
+	phase_print(&t, key, n);
 }
 
 /* Remove the entries whose indexes are the first K of ORDER. */
-static double remove_some(ext2_filsys fs, ext2_ino_t dir,
-			  const uint32_t *order, size_t k)
+static void remove_some(ext2_filsys fs, ext2_ino_t dir,
+			const uint32_t *order, size_t k, const char *key)
 {
-	double t0 = now();
+	struct phase t;
 	char name[32];
 	size_t i;
 
+	phase_start(&t);
 	for (i = 0; i < k; i++) {
 		errcode_t err = e2x_dir_remove(fs, dir, name,
 					       name_of(order[i], name), 0,
@@ -203,7 +231,7 @@ static double remove_some(ext2_filsys fs, ext2_ino_t dir,
 		if (err)
 			die("remove", err);
 	}
-	return k / (now() - t0);
+	phase_print(&t, key, k);
 }
 
 static void dir_run(ext2_filsys fs, size_t n, int itree)
@@ -235,13 +263,13 @@ static void dir_run(ext2_filsys fs, size_t n, int itree)
 	if (err)
 		die("mkdir", err);
 
-	printf("create_seq_per_s %.0f\n", add_all(fs, a, seq, n));
+	add_all(fs, a, seq, n, "create_seq");
 	if (itree) {
 		tree_stats(fs, a, "stats", &st);
 		printf("leaf_fill_seq_pct %.1f\n",
 		       100.0 * st.leaf_bytes_used / st.leaf_bytes_cap);
 	}
-	printf("create_rnd_per_s %.0f\n", add_all(fs, b, rin, n));
+	add_all(fs, b, rin, n, "create_rnd");
 	if (itree) {
 		tree_stats(fs, b, "stats", &st);
 		printf("leaf_fill_rnd_pct %.1f\n",
@@ -272,8 +300,8 @@ static void dir_run(ext2_filsys fs, size_t n, int itree)
 	}
 
 	e2x_itree_counters_get(&c0);
-	printf("delete_seq_per_s %.0f\n", remove_some(fs, a, del, k));
-	printf("delete_rnd_per_s %.0f\n", remove_some(fs, b, del, k));
+	remove_some(fs, a, del, k, "delete_seq");
+	remove_some(fs, b, del, k, "delete_rnd");
 	e2x_itree_counters_get(&c1);
 	verify_dir(fs, a, "verify seq");
 	verify_dir(fs, b, "verify rnd");

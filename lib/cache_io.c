@@ -17,6 +17,7 @@ struct centry {
 	int dirty;
 	uint64_t tag;			/* new with every new content */
 	uint64_t aux;			/* the borrower's word, 0 with it */
+	uint64_t stamp;			/* cc->clock when last put in front */
 	char *data;
 };
 
@@ -30,6 +31,7 @@ struct cache_chan {
 	size_t nhash;			/* power of two */
 	struct centry lru;		/* sentinel */
 	struct centry *last;		/* found by the last lookup */
+	uint64_t clock;			/* entries put in front so far */
 	int writethrough;
 	struct e2x_cache_io_stats st;
 };
@@ -83,6 +85,18 @@ static void lru_front(struct cache_chan *cc, struct centry *e)
 	e->prev = &cc->lru;
 	cc->lru.next->prev = e;
 	cc->lru.next = e;
+	e->stamp = ++cc->clock;
+}
+
+/* A hit on E: to the front, unless fewer than a quarter of the cache went
+ * in front since E did (it is then still far from eviction, and the list
+ * neighbours need not be touched: they are mostly not in the CPU cache). */
+static void touch(struct cache_chan *cc, struct centry *e)
+{
+	if (cc->clock - e->stamp < cc->cap / 4)
+		return;
+	lru_unlink(e);
+	lru_front(cc, e);
 }
 
 static void hash_unlink(struct cache_chan *cc, struct centry *e)
@@ -278,8 +292,8 @@ static uint64_t span(io_channel ch, int count)
 			   (uint64_t)count * ch->block_size;
 }
 
-/* The entry of block BLK, read from the device on a miss, made the most
- * recent.  *DEV_ERR tells a failed device read from a failure to make
+/* The entry of block BLK, read from the device on a miss, made recent
+ * (touch()).  *DEV_ERR tells a failed device read from a failure to make
  * room. */
 static errcode_t fetch(io_channel ch, unsigned long long blk,
 		       struct centry **ep, int *dev_err)
@@ -291,10 +305,7 @@ static errcode_t fetch(io_channel ch, unsigned long long blk,
 	e = lookup(cc, blk);
 	if (e) {
 		cc->st.hits++;
-		if (cc->lru.next != e) {
-			lru_unlink(e);
-			lru_front(cc, e);
-		}
+		touch(cc, e);
 		*ep = e;
 		return 0;
 	}
@@ -358,10 +369,7 @@ static errcode_t cache_write_blk64(io_channel ch, unsigned long long blk,
 		memcpy(e->data, data, ch->block_size);
 		new_content(e);
 		set_dirty(cc, e, 1);
-		if (cc->lru.next != e) {
-			lru_unlink(e);
-			lru_front(cc, e);
-		}
+		touch(cc, e);
 		return 0;
 	}
 	cc->st.misses++;
