@@ -124,7 +124,6 @@ static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 	unsigned int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *big = NULL;
 	struct ext2_inode *inode;
-	struct ext3_extent_header *eh;
 	struct ext2_inode cur;
 	blk64_t n = 0;
 
@@ -136,16 +135,8 @@ static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 	if (!big || e2x_read_inode(fs, ino, big))
 		goto fail;
 	inode = (struct ext2_inode *)big;
-	memset(inode, 0, EXT2_GOOD_OLD_INODE_SIZE);
-	memcpy(inode->i_block, jnl, sizeof(inode->i_block));
-	inode->i_size_high = jnl[15];
-	inode->i_size = jnl[16];
-	inode->i_links_count = 1;
-	inode->i_mode = LINUX_S_IFREG | 0600;
+	e2x_journal_backup_inode(fs, jnl, inode);
 	inode->i_mtime = inode->i_ctime = inode->i_atime = ctx->now;
-	eh = (struct ext3_extent_header *)inode->i_block;
-	if (ext2fs_le16_to_cpu(eh->eh_magic) == EXT3_EXT_MAGIC)
-		inode->i_flags |= EXT4_EXTENTS_FL;
 	/* written once to count its blocks, then with the count (and the
 	 * one i_version bump) */
 	if (ext2fs_write_inode_full(fs, ino, inode, EXT2_INODE_SIZE(fs->super)) ||

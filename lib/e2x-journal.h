@@ -246,7 +246,8 @@ struct e2x_journal;
 
 /*
  * Find and load FS's journal: the internal journal inode (s_journal_inum,
- * extent or indirect mapped) or the external device (matched by UUID).
+ * extent or indirect mapped; when it cannot be used, the backup of its
+ * map in s_jnl_blocks) or the external device (matched by UUID).
  * Validates the jbd2 superblock (v1/v2, block size, bounds, features,
  * superblock checksum).  Errors: E2X_ERR_NOT_FOUND (no journal),
  * E2X_ERR_JOURNAL (corrupt superblock or block map), E2X_ERR_UNSUPPORTED
@@ -259,6 +260,11 @@ void e2x_journal_free(struct e2x_journal *j);
 /* 1 when the journal inode could not be used and its backup in the
  * superblock (s_jnl_blocks) mapped the log instead. */
 int e2x_journal_used_backup(const struct e2x_journal *j);
+/* The first 128 bytes of the journal inode as JNL (a copy of
+ * s_jnl_blocks: block map or extent root, then size high and low) has
+ * them: a regular file with one link, no times, i_blocks 0. */
+void e2x_journal_backup_inode(ext2_filsys fs, const __u32 *jnl,
+			      struct ext2_inode *inode);
 /* The validated superblock (fields still big-endian). */
 const struct e2x_jbd2_super *e2x_journal_super(const struct e2x_journal *j);
 /* Pass 1: find the end of the valid log.  Fills the tid/stop fields of RES. */

@@ -121,25 +121,29 @@ static errcode_t load_inode(struct e2x_journal *j, ext2_ino_t ino,
 	return backup ? map_backup(j, ino, inode) : map_inode(j, ino);
 }
 
-/* The journal inode as the superblock's backup (s_jnl_blocks) has it:
- * its block map or extent root and its size.  0 when there is none. */
-static int backup_inode(ext2_filsys fs, struct ext2_inode *inode)
+void e2x_journal_backup_inode(ext2_filsys fs, const __u32 *jnl,
+			      struct ext2_inode *inode)
 {
-	struct ext2_super_block *sb = fs->super;
 	struct ext3_extent_header *eh;
 
-	if (sb->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
-		return 0;
 	memset(inode, 0, sizeof(*inode));
-	memcpy(inode->i_block, sb->s_jnl_blocks, sizeof(inode->i_block));
-	inode->i_size_high = sb->s_jnl_blocks[15];
-	inode->i_size = sb->s_jnl_blocks[16];
+	memcpy(inode->i_block, jnl, sizeof(inode->i_block));
+	inode->i_size_high = jnl[EXT2_N_BLOCKS];
+	inode->i_size = jnl[EXT2_N_BLOCKS + 1];
 	inode->i_links_count = 1;
 	inode->i_mode = LINUX_S_IFREG | 0600;
 	eh = (struct ext3_extent_header *)inode->i_block;
-	if (ext2fs_has_feature_extents(sb) &&
+	if (ext2fs_has_feature_extents(fs->super) &&
 	    ext2fs_le16_to_cpu(eh->eh_magic) == EXT3_EXT_MAGIC)
 		inode->i_flags |= EXT4_EXTENTS_FL;
+}
+
+/* The journal inode as the superblock's backup has it; 0: no backup. */
+static int backup_inode(ext2_filsys fs, struct ext2_inode *inode)
+{
+	if (fs->super->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+		return 0;
+	e2x_journal_backup_inode(fs, fs->super->s_jnl_blocks, inode);
 	return 1;
 }
 
