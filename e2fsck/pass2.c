@@ -27,9 +27,8 @@ static int cmp_db(const void *a, const void *b)
 	return 0;
 }
 
-static void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
-			  const char *name, int len, uint64_t num,
-			  uint64_t num2)
+void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
+		   const char *name, int len, uint64_t num, uint64_t num2)
 {
 	struct problem_ctx pctx;
 

@@ -48,6 +48,9 @@ struct p2_dir {
 	unsigned int itree_reports;
 };
 
+/* pass2.c: report CODE for an entry of pd's directory (naming INO2). */
+void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
+		   const char *name, int len, uint64_t num, uint64_t num2);
 /* pass2_rewalk.c: call FN for each entry check_entry() saw, reading the
  * directory again; a nonzero return from FN stops the walk and is
  * returned. */

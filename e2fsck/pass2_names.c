@@ -116,16 +116,8 @@ static int report_dup(struct p2_dir *pd, const struct ext2_dir_entry *d,
 
 	if (!dupset_find(ds, fingerprint(d->name, len), &at))
 		return 0;
-	if (ds->seen[at]) {
-		struct problem_ctx pctx;
-
-		pctx_clear(&pctx);
-		pctx.ino = pd->ino;
-		pctx.ino2 = d->inode;
-		pctx.name = d->name;
-		pctx.namelen = len;
-		fix_problem(pd->ctx, PR_2_DUP_NAME, &pctx);
-	}
+	if (ds->seen[at])
+		entry_problem(pd, PR_2_DUP_NAME, d->inode, d->name, len, 0, 0);
 	ds->seen[at] = 1;
 	return 0;
 }
