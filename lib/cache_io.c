@@ -18,6 +18,7 @@ struct centry {
 	uint64_t tag;			/* new with every new content */
 	uint64_t aux;			/* the borrower's word, 0 with it */
 	uint64_t stamp;			/* cc->clock when last put in front */
+	e2x_cache_fixup_fn fixup;	/* owed before the bytes go out */
 	char *data;
 };
 
@@ -49,6 +50,20 @@ static void new_content(struct centry *e)
 {
 	e->tag = new_tag();
 	e->aux = 0;
+	e->fixup = NULL;
+}
+
+/* The bytes are about to be seen outside the cache (copied out, written to
+ * the device): the fixup their last change in place put off runs now. */
+static void settle(io_channel ch, struct centry *e)
+{
+	e2x_cache_fixup_fn fn = e->fixup;
+
+	if (!fn)
+		return;
+	e->fixup = NULL;
+	fn(e->data, ch->block_size, e->blk, &e->aux);
+	e->tag = new_tag();
 }
 
 static struct cache_chan *cc_of(io_channel ch)
@@ -140,6 +155,7 @@ static errcode_t write_back(io_channel ch, struct centry *e)
 	struct cache_chan *cc = cc_of(ch);
 	errcode_t err;
 
+	settle(ch, e);
 	err = io_channel_write_blk64(cc->real, e->blk, 1, e->data);
 	if (err)
 		return err;
@@ -275,6 +291,7 @@ static void overlap(io_channel ch, uint64_t off, size_t size, char *buf,
 
 		if (!e)
 			continue;
+		settle(ch, e);
 		if (to_buf) {
 			memcpy(buf + (s - off), e->data + (s - b * bs), t - s);
 			continue;
@@ -344,6 +361,7 @@ static errcode_t cache_read_blk64(io_channel ch, unsigned long long blk,
 	err = fetch(ch, blk, &e, &dev_err);
 	if (err)
 		return dev_err ? read_error(ch, blk, count, data, err) : err;
+	settle(ch, e);
 	memcpy(data, e->data, ch->block_size);
 	return 0;
 }
@@ -692,7 +710,8 @@ errcode_t e2x_cache_io_borrow(io_channel ch, unsigned long long blk,
 }
 
 errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
-			      void **data, uint64_t *tag, uint64_t **aux)
+			      void **data, uint64_t *tag, uint64_t **aux,
+			      e2x_cache_fixup_fn fixup)
 {
 	struct cache_chan *cc = cache_chan_of(ch);
 	struct centry *e;
@@ -702,7 +721,10 @@ errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
 	e = cc->last && cc->last->blk == blk ? cc->last : lookup(cc, blk);
 	if (!e)
 		return E2X_ERR_NOT_FOUND;
+	if (!fixup)
+		settle(ch, e);
 	new_content(e);
+	e->fixup = fixup;
 	set_dirty(cc, e, 1);
 	*data = e->data;
 	*tag = e->tag;

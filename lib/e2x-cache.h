@@ -48,15 +48,26 @@ uint64_t e2x_cache_io_tag(io_channel ch, unsigned long long blk);
 errcode_t e2x_cache_io_borrow(io_channel ch, unsigned long long blk,
 			      const void **data, uint64_t *tag, uint64_t **aux);
 
+/* Finishes bytes changed in place (e2x_cache_io_modify()): DATA holds
+ * SIZE bytes of block BLK, AUX the block's word (e.g. what a checksum
+ * needs; the fixup leaves there what should stay). */
+typedef void (*e2x_cache_fixup_fn)(void *data, unsigned int size,
+				   unsigned long long blk, uint64_t *aux);
+
 /*
  * Change the cached block BLK in place: it becomes dirty with a new tag
  * (*TAG) and a zeroed word (*AUX, when AUX is not NULL); *DATA points at
  * its bytes until the next call on CH, and what the caller writes there is
- * what the block holds.  EXT2_ET_UNIMPLEMENTED when CH is no cache channel
- * or writes through, E2X_ERR_NOT_FOUND when BLK is not cached (borrow it
- * first).
+ * what the block holds.  With FIXUP, the change is unfinished: FIXUP runs
+ * (once, then the tag changes again) before the bytes are copied out of
+ * the cache or written to the device; borrowers see them unfinished (the
+ * word tells them).  A block changed again before that keeps one pending
+ * FIXUP; without FIXUP a pending one runs first.  EXT2_ET_UNIMPLEMENTED
+ * when CH is no cache channel or writes through, E2X_ERR_NOT_FOUND when
+ * BLK is not cached (borrow it first).
  */
 errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
-			      void **data, uint64_t *tag, uint64_t **aux);
+			      void **data, uint64_t *tag, uint64_t **aux,
+			      e2x_cache_fixup_fn fixup);
 
 #endif

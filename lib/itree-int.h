@@ -88,6 +88,11 @@ uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk);
 errcode_t itree_check_node(struct itree_ctx *c, blk64_t blk, const char *buf,
 			   int level, uint64_t tag, uint64_t *aux);
 uint64_t itree_csum_mark(struct itree_ctx *c);
+uint64_t itree_csum_owed(struct itree_ctx *c);
+#define ITREE_CSUM_PASSED	0x17ee
+#define ITREE_CSUM_OWED		0x17ef
+uint32_t itree_csum_of(uint32_t seed, const char *buf, blk64_t blk,
+		       unsigned int bs);
 int itree_blk_ok(struct itree_ctx *c, blk64_t blk);
 errcode_t itree_read_node(struct itree_ctx *c, blk64_t blk, char *buf,
 			  int level);

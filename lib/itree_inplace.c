@@ -132,6 +132,18 @@ static int find_spot(struct itree_ctx *c, const struct itree_key *k,
 	return leaf_scan(p, k, s);
 }
 
+/* The checksum of a leaf changed in place, owed until its bytes leave the
+ * cache (e2x_cache_fixup_fn): the word holds the directory's seed. */
+static void leaf_csum_fixup(void *data, unsigned int size,
+			    unsigned long long blk, uint64_t *aux)
+{
+	uint32_t seed = *aux >> 32;
+
+	itree_hdr(data)->in_checksum =
+		ext2fs_cpu_to_le32(itree_csum_of(seed, data, blk, size));
+	*aux = (uint64_t)seed << 32 | ITREE_CSUM_PASSED;
+}
+
 /* The leaf of S, to be changed in place; NULL when the channel will not. */
 static char *leaf_for_change(struct itree_ctx *c, struct spot *s,
 			     uint64_t **aux)
@@ -139,19 +151,19 @@ static char *leaf_for_change(struct itree_ctx *c, struct spot *s,
 	uint64_t tag;
 	void *p;
 
-	if (e2x_cache_io_modify(c->fs->io, s->blk, &p, &tag, aux))
+	if (e2x_cache_io_modify(c->fs->io, s->blk, &p, &tag, aux,
+				c->csum ? leaf_csum_fixup : NULL))
 		return NULL;
 	return p;
 }
 
-/* The leaf at BLK was changed in place: its checksum, noted as passed. */
-static void leaf_changed(struct itree_ctx *c, blk64_t blk, char *leaf,
-			 uint64_t *aux)
+/* The leaf was changed in place: its checksum is owed (leaf_csum_fixup()
+ * computes it once, when the cache lets the bytes out). */
+static void leaf_changed(struct itree_ctx *c, char *leaf, uint64_t *aux)
 {
-	itree_hdr(leaf)->in_checksum = c->csum ?
-		ext2fs_cpu_to_le32(itree_node_csum(c, leaf, blk)) : 0;
+	itree_hdr(leaf)->in_checksum = 0;
 	if (c->csum)
-		*aux = itree_csum_mark(c);
+		*aux = itree_csum_owed(c);
 }
 
 int itree_insert_in_place(struct itree_ctx *c, const struct itree_key *k,
@@ -171,7 +183,7 @@ int itree_insert_in_place(struct itree_ctx *c, const struct itree_key *k,
 		s.used - s.off);
 	memcpy(itree_entry(leaf, s.off), e, len);
 	itree_node_set_used(c, leaf, s.count + 1, s.used + len);
-	leaf_changed(c, s.blk, leaf, aux);
+	leaf_changed(c, leaf, aux);
 	return 1;
 }
 
@@ -194,6 +206,6 @@ int itree_remove_in_place(struct itree_ctx *c, const struct itree_key *k)
 	memmove(itree_entry(leaf, s.off), itree_entry(leaf, s.off + len),
 		used - s.off);
 	itree_node_set_used(c, leaf, s.count - 1, used);
-	leaf_changed(c, s.blk, leaf, aux);
+	leaf_changed(c, leaf, aux);
 	return 1;
 }

@@ -87,16 +87,23 @@ void itree_node_set_used(struct itree_ctx *c, char *buf, unsigned int count,
 	memset(buf + E2X_ITREE_HDR_SIZE + used, 0, c->area - used);
 }
 
-/* crc32c(dir seed, le64 block, header without its checksum, entries). */
-uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk)
+/* crc32c(dir seed, le64 block, header without its checksum, entries) of
+ * a node of BS bytes. */
+uint32_t itree_csum_of(uint32_t seed, const char *buf, blk64_t blk,
+		       unsigned int bs)
 {
 	uint64_t b = ext2fs_cpu_to_le64(blk);
 	uint32_t crc;
 	size_t at = offsetof(struct e2x_itree_node, in_checksum);
 
-	crc = itree_crc32c(c->seed, &b, 8);
+	crc = itree_crc32c(seed, &b, 8);
 	crc = itree_crc32c(crc, buf, at);
-	return itree_crc32c(crc, buf + at + 4, c->bs - at - 4);
+	return itree_crc32c(crc, buf + at + 4, bs - at - 4);
+}
+
+uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk)
+{
+	return itree_csum_of(c->seed, buf, blk, c->bs);
 }
 
 /* Counts within the block: what every reader relies on before looking at
@@ -114,19 +121,26 @@ static int header_sane(struct itree_ctx *c, const struct e2x_itree_node *h)
 }
 
 /* What a cache channel's word for a block (e2x_cache_io_borrow()) holds
- * once the node's checksum passed under this directory's seed. */
+ * once the node's checksum passed under this directory's seed, and while
+ * the node, changed in place by the itree, waits for its checksum. */
 uint64_t itree_csum_mark(struct itree_ctx *c)
 {
-	return (uint64_t)c->seed << 32 | 0x17ee;
+	return (uint64_t)c->seed << 32 | ITREE_CSUM_PASSED;
 }
 
-/* The node's checksum, unless these very bytes passed before: the word
- * the cache channel keeps with them (AUX, when not NULL) or their tag
- * (TAG, 0 for none) say so without looking at them, else the byte memo. */
+uint64_t itree_csum_owed(struct itree_ctx *c)
+{
+	return (uint64_t)c->seed << 32 | ITREE_CSUM_OWED;
+}
+
+/* The node's checksum, unless these very bytes passed before (or are the
+ * itree's own, their checksum owed): the word the cache channel keeps with
+ * them (AUX, when not NULL) or their tag (TAG, 0 for none) say so without
+ * looking at them, else the byte memo. */
 static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, const char *buf,
 			    uint64_t tag, uint64_t *aux)
 {
-	if (aux && *aux == itree_csum_mark(c))
+	if (aux && (*aux == itree_csum_mark(c) || *aux == itree_csum_owed(c)))
 		return 0;
 	if (!(tag ? itree_memo_tag_hit(c->seed, blk, tag) :
 		    itree_memo_hit(c->seed, blk, buf, c->bs))) {

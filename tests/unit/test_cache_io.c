@@ -269,7 +269,7 @@ START_TEST(borrow_and_modify)
 
 	make_device();
 	ch = open_cache(IO_FLAG_RW, 4096);
-	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t1, NULL),
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t1, NULL, NULL),
 			 E2X_ERR_NOT_FOUND);
 	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1, NULL), 0);
 	ck_assert_int_eq(memcmp(p, model + 5 * 4096, 4096), 0);
@@ -295,7 +295,7 @@ START_TEST(borrow_and_modify)
 	ck_assert_int_eq(e2x_cache_io_borrow(ch, 6, &p, &t2, &aux), 0);
 	ck_assert_uint_eq(*aux, 0);
 	ck_assert_int_eq(e2x_cache_io_borrow(ch, 5, &p, &t1, &aux), 0);
-	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2, &aux), 0);
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2, &aux, NULL), 0);
 	ck_assert_uint_eq(*aux, 0);	/* and so does a change in place */
 	ck_assert_ptr_eq(w, p);
 	ck_assert_uint_ne(t2, t1);
@@ -309,13 +309,110 @@ START_TEST(borrow_and_modify)
 	ck_assert_int_eq(io_channel_flush(ch), 0);
 	device_matches();
 	ck_assert_int_eq(io_channel_set_options(ch, "writethrough"), 0);
-	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2, NULL),
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 5, &w, &t2, NULL, NULL),
 			 EXT2_ET_UNIMPLEMENTED);
 	ck_assert_int_eq(unix_io_manager->open(path, 0, &plain), 0);
 	ck_assert_int_eq(e2x_cache_io_borrow(plain, 5, &p, &t1, NULL),
 			 EXT2_ET_UNIMPLEMENTED);
 	io_channel_close(plain);
 	ck_assert_int_eq(io_channel_close(ch), 0);
+	free(buf);
+	drop_device();
+}
+END_TEST
+
+/* A fixup for test blocks: byte 0 becomes the sum of the others. */
+static unsigned int fixups;
+
+static void sum_fixup(void *data, unsigned int size, unsigned long long blk,
+		      uint64_t *aux)
+{
+	unsigned char *p = data, sum = 0;
+	unsigned int i;
+
+	for (i = 1; i < size; i++)
+		sum += p[i];
+	p[0] = sum;
+	*aux = blk;
+	fixups++;
+}
+
+static unsigned char sum_of(const unsigned char *p, unsigned int size)
+{
+	unsigned char sum = 0;
+	unsigned int i;
+
+	for (i = 1; i < size; i++)
+		sum += p[i];
+	return sum;
+}
+
+/* A change in place with a fixup: borrowers see it unfinished, a read
+ * (one fixup, a new tag), a flush or a change without fixup finish it
+ * once however often it was changed; a whole-block write cancels it. */
+START_TEST(deferred_fixup)
+{
+	unsigned char *buf = malloc(4096), *q;
+	const void *p;
+	void *w;
+	uint64_t t1, t2, *aux;
+	io_channel ch;
+	int i;
+
+	make_device();
+	ch = open_cache(IO_FLAG_RW, 4096);
+	fixups = 0;
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 9, &p, &t1, &aux), 0);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(e2x_cache_io_modify(ch, 9, &w, &t1, &aux,
+						     sum_fixup), 0);
+		q = w;
+		q[100 + i] ^= 0x5a;
+		q[0] = 0;
+		*aux = 7;
+	}
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 9, &p, &t2, &aux), 0);
+	ck_assert_uint_eq(t2, t1);
+	ck_assert_uint_eq(*aux, 7);
+	ck_assert_uint_eq(((const unsigned char *)p)[0], 0);
+	ck_assert_uint_eq(fixups, 0);
+	ck_assert_int_eq(io_channel_read_blk64(ch, 9, 1, buf), 0);
+	ck_assert_uint_eq(fixups, 1);
+	ck_assert_uint_eq(buf[0], sum_of(buf, 4096));
+	ck_assert_uint_ne(e2x_cache_io_tag(ch, 9), t1);
+	ck_assert_int_eq(e2x_cache_io_borrow(ch, 9, &p, &t2, &aux), 0);
+	ck_assert_uint_eq(*aux, 9);
+	ck_assert_int_eq(io_channel_read_blk64(ch, 9, 1, buf), 0);
+	ck_assert_uint_eq(fixups, 1);
+	memcpy(model + 9 * 4096, buf, 4096);
+	/* pending at flush: written finished */
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 9, &w, &t1, &aux, sum_fixup),
+			 0);
+	q = w;
+	q[200] ^= 1;
+	model[9 * 4096 + 200] ^= 1;
+	model[9 * 4096] = sum_of(model + 9 * 4096, 4096);
+	ck_assert_int_eq(io_channel_flush(ch), 0);
+	ck_assert_uint_eq(fixups, 2);
+	device_matches();
+	/* a change without fixup finishes the pending one first */
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 9, &w, &t1, &aux, sum_fixup),
+			 0);
+	q = w;
+	q[300] ^= 1;
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 9, &w, &t1, &aux, NULL), 0);
+	ck_assert_uint_eq(fixups, 3);
+	q = w;
+	ck_assert_uint_eq(q[0], sum_of(q, 4096));
+	/* a whole-block write replaces a pending change */
+	ck_assert_int_eq(e2x_cache_io_modify(ch, 9, &w, &t1, &aux, sum_fixup),
+			 0);
+	fill(buf, 4096);
+	ck_assert_int_eq(io_channel_write_blk64(ch, 9, 1, buf), 0);
+	memcpy(model + 9 * 4096, buf, 4096);
+	ck_assert_int_eq(io_channel_close(ch), 0);
+	ck_assert_uint_eq(fixups, 3);
+	device_matches();
 	free(buf);
 	drop_device();
 }
@@ -388,6 +485,7 @@ static Suite *cache_io_suite(void)
 	tcase_add_loop_test(tc, flush_order, 0, n);
 	tcase_add_test(tc, content_tags);
 	tcase_add_test(tc, borrow_and_modify);
+	tcase_add_test(tc, deferred_fixup);
 	tcase_add_loop_test(tc, errors_propagate, 0, n);
 	tcase_add_test(tc, options);
 	suite_add_tcase(s, tc);
