@@ -1,11 +1,13 @@
 /*
  * cache_io.c --- e2x_cache_io_manager: a write-back LRU of whole blocks
  * layered over unix_io, so metadata touched again and again (directory and
- * itree nodes) costs a memcpy instead of a system call.
+ * itree nodes) costs a memcpy (or nothing: borrow, modify) instead of a
+ * system call.
  */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "e2x.h"
 
 #define E2X_CACHE_MAGIC	0x43414348L	/* "CACH" */
@@ -35,6 +37,23 @@ struct cache_chan {
 	uint64_t clock;			/* entries put in front so far */
 	int writethrough;
 	struct e2x_cache_io_stats st;
+	struct slab *slabs;		/* where entries and blocks live */
+	struct centry *spare;		/* unused entries (hnext chain) */
+	size_t made;			/* entries in the slabs */
+};
+
+/*
+ * Entries and their blocks come a slab at a time: the blocks side by side
+ * in one huge-page-sized piece (few TLB misses when a walk hops between
+ * blocks), the entries in one array (a lookup's entries share cache
+ * lines).  Nothing is freed before the cache is emptied.
+ */
+#define SLAB_BYTES	(2u << 20)
+
+struct slab {
+	struct slab *next;
+	char *mem;
+	struct centry *ents;
 };
 
 /* Tags are unique across every cache channel of the process. */
@@ -132,6 +151,16 @@ static void set_dirty(struct cache_chan *cc, struct centry *e, int dirty)
 	e->dirty = dirty;
 }
 
+/* E holds no block any more. */
+static void give_back(struct cache_chan *cc, struct centry *e)
+{
+	e->blk = ~0ULL;
+	e->tag = 0;
+	e->fixup = NULL;
+	e->hnext = cc->spare;
+	cc->spare = e;
+}
+
 static void drop(struct cache_chan *cc, struct centry *e)
 {
 	cc->last = NULL;
@@ -139,8 +168,63 @@ static void drop(struct cache_chan *cc, struct centry *e)
 	hash_unlink(cc, e);
 	lru_unlink(e);
 	cc->n--;
-	free(e->data);
-	free(e);
+	give_back(cc, e);
+}
+
+/* A new slab of at most SLAB_BYTES, no more entries than the cache's
+ * capacity; its entries join the spares. */
+static errcode_t add_slab(io_channel ch)
+{
+	struct cache_chan *cc = cc_of(ch);
+	size_t bs = ch->block_size, n = SLAB_BYTES / bs, i;
+	struct slab *sl;
+	void *mem;
+
+	if (n < 1)
+		n = 1;
+	if (n > cc->cap - cc->made)
+		n = cc->cap - cc->made;
+	if (!n)
+		return EXT2_ET_NO_MEMORY;	/* not reached: spares exist */
+	sl = calloc(1, sizeof(*sl));
+	if (!sl)
+		return EXT2_ET_NO_MEMORY;
+	sl->ents = calloc(n, sizeof(*sl->ents));
+	if (!sl->ents ||
+	    posix_memalign(&mem, n * bs >= SLAB_BYTES ? SLAB_BYTES : 4096,
+			   n * bs)) {
+		free(sl->ents);
+		free(sl);
+		return EXT2_ET_NO_MEMORY;
+	}
+	sl->mem = mem;
+#ifdef MADV_HUGEPAGE
+	if (n * bs >= SLAB_BYTES)
+		(void)madvise(mem, n * bs, MADV_HUGEPAGE);
+#endif
+	for (i = n; i-- > 0;) {
+		sl->ents[i].data = sl->mem + i * bs;
+		give_back(cc, &sl->ents[i]);
+	}
+	sl->next = cc->slabs;
+	cc->slabs = sl;
+	cc->made += n;
+	return 0;
+}
+
+/* Every slab back (the cache is empty). */
+static void free_slabs(struct cache_chan *cc)
+{
+	struct slab *sl;
+
+	while ((sl = cc->slabs)) {
+		cc->slabs = sl->next;
+		free(sl->mem);
+		free(sl->ents);
+		free(sl);
+	}
+	cc->spare = NULL;
+	cc->made = 0;
 }
 
 static void drop_all(struct cache_chan *cc)
@@ -218,14 +302,13 @@ static errcode_t take_entry(io_channel ch, struct centry **ep)
 		*ep = e;
 		return 0;
 	}
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return EXT2_ET_NO_MEMORY;
-	e->data = malloc(ch->block_size);
-	if (!e->data) {
-		free(e);
-		return EXT2_ET_NO_MEMORY;
+	if (!cc->spare) {
+		err = add_slab(ch);
+		if (err)
+			return err;
 	}
+	e = cc->spare;
+	cc->spare = e->hnext;
 	*ep = e;
 	return 0;
 }
@@ -243,12 +326,6 @@ static void insert(struct cache_chan *cc, struct centry *e,
 	cc->hash[h] = e;
 	lru_front(cc, e);
 	cc->n++;
-}
-
-static void give_back(struct centry *e)
-{
-	free(e->data);
-	free(e);
 }
 
 static errcode_t read_error(io_channel ch, unsigned long long blk, int count,
@@ -333,7 +410,7 @@ static errcode_t fetch(io_channel ch, unsigned long long blk,
 		return err;
 	err = io_channel_read_blk64(cc->real, blk, 1, e->data);
 	if (err) {
-		give_back(e);
+		give_back(cc, e);
 		*dev_err = 1;
 		return err;
 	}
@@ -507,6 +584,7 @@ static errcode_t resize(io_channel ch, size_t cap_bytes)
 	if (!h)
 		return EXT2_ET_NO_MEMORY;
 	drop_all(cc);
+	free_slabs(cc);
 	free(cc->hash);
 	cc->hash = h;
 	cc->nhash = nhash;
@@ -571,6 +649,7 @@ static void free_chan(io_channel ch)
 
 	if (cc) {
 		drop_all(cc);
+		free_slabs(cc);
 		free(cc->hash);
 		if (cc->real)
 			io_channel_close(cc->real);
