@@ -32,7 +32,7 @@ static uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
 static int hw_usable(void)
 {
 	static const char probe[] = "e2x crc32c probe: 0123456789abcdef";
-	static int state;	/* 0 unknown, 1 yes, -1 no; same answer always */
+	static int state;	/* 0 unknown, 1 yes, -1 no */
 
 	if (!state) {
 		state = -1;
@@ -69,7 +69,8 @@ uint32_t fsck_crc32c(uint32_t crc, const void *buf, size_t len)
 #define INODE_CSUM_HI_END (INODE_CSUM_HI_OFF + 2 - EXT2_GOOD_OLD_INODE_SIZE)
 
 static int inode_csum_fast(ext2_filsys fs, ext2_ino_t ino,
-			   const struct ext2_inode_large *in, unsigned int isize)
+			   const struct ext2_inode_large *in,
+			   unsigned int isize)
 {
 	const unsigned char *p = (const void *)in;
 	static const unsigned char zero[2];

@@ -568,7 +568,7 @@ struct p1_defer {
 	unsigned int n, isize;	/* on-disk inode size */
 	unsigned int stride;	/* bytes kept per inode (>= a large one) */
 	ext2_ino_t ino[P1_DEFER_MAX];
-	char *inodes;		/* P1_DEFER_MAX inodes, stride bytes each */
+	char *inodes;		/* P1_DEFER_MAX inodes, stride bytes */
 };
 
 /* Queue the inode if it has index nodes to read; 1 when queued. */

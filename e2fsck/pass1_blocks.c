@@ -67,7 +67,8 @@ void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	ext2_filsys fs = st->fs;
 	blk64_t c, c0, c1, b;
 
-	if (pblk != ctx->found_next)	/* a new extent, unless it follows */
+	/* a new extent of block_found, unless it follows the last one */
+	if (pblk != ctx->found_next)
 		ctx->found_claims++;
 	ctx->found_next = pblk + n;
 	if (!fs->cluster_ratio_bits) {
