@@ -48,9 +48,10 @@ static unsigned int index_pick(const char *node, unsigned int n,
 	return lo - 1;
 }
 
-/* The leaf's entries tile in_used exactly; find K among them. */
+/* Find K among the leaf's entries, and (unless TILED says it was seen
+ * before) check that they tile in_used exactly: 0 when they do not. */
 static int leaf_scan(const char *leaf, const struct itree_key *k,
-		     struct spot *s)
+		     struct spot *s, int tiled)
 {
 	const unsigned char *area = (const unsigned char *)leaf +
 				    E2X_ITREE_HDR_SIZE;
@@ -73,6 +74,8 @@ static int leaf_scan(const char *leaf, const struct itree_key *k,
 				s->pos = i;
 				s->off = off;
 				s->found = !r;
+				if (tiled)
+					return 1;
 			}
 		}
 		off += E2X_ITREE_LEAF_LEN(area[off + 8]);
@@ -96,7 +99,8 @@ static int find_spot(struct itree_ctx *c, const struct itree_key *k,
 	struct itree_key next;
 	int l, have_next = 0;
 	const void *p = NULL;
-	uint64_t tag, *aux;
+	uint64_t tag, *aux = NULL;
+	int tiled;
 
 	for (l = c->levels - 1; l >= 0; l--) {
 		unsigned int n, idx;
@@ -129,7 +133,13 @@ static int find_spot(struct itree_ctx *c, const struct itree_key *k,
 	if (E2X_ITREE_HDR_SIZE + s->used > 4096)
 		prefetch(p, E2X_ITREE_HDR_SIZE + s->used);
 	s->next_equal = have_next && !itree_key_cmp_ih(&next, k);
-	return leaf_scan(p, k, s);
+	/* the word holds the seed and a mark now (itree_check_node()) */
+	tiled = c->csum && (*aux & ITREE_LEAF_TILED);
+	if (!leaf_scan(p, k, s, tiled))
+		return 0;
+	if (c->csum)
+		*aux |= ITREE_LEAF_TILED;
+	return 1;
 }
 
 /* The checksum of a leaf changed in place, owed until its bytes leave the
@@ -141,7 +151,8 @@ static void leaf_csum_fixup(void *data, unsigned int size,
 
 	itree_hdr(data)->in_checksum =
 		ext2fs_cpu_to_le32(itree_csum_of(seed, data, blk, size));
-	*aux = (uint64_t)seed << 32 | ITREE_CSUM_PASSED;
+	*aux = (uint64_t)seed << 32 | ITREE_CSUM_PASSED |
+	       (*aux & ITREE_LEAF_TILED);
 }
 
 /* The leaf of S, to be changed in place; NULL when the channel will not. */
@@ -158,12 +169,13 @@ static char *leaf_for_change(struct itree_ctx *c, struct spot *s,
 }
 
 /* The leaf was changed in place: its checksum is owed (leaf_csum_fixup()
- * computes it once, when the cache lets the bytes out). */
+ * computes it once, when the cache lets the bytes out); its entries still
+ * tile (they did before, find_spot() saw to it). */
 static void leaf_changed(struct itree_ctx *c, char *leaf, uint64_t *aux)
 {
 	itree_hdr(leaf)->in_checksum = 0;
 	if (c->csum)
-		*aux = itree_csum_owed(c);
+		*aux = itree_csum_owed(c) | ITREE_LEAF_TILED;
 }
 
 int itree_insert_in_place(struct itree_ctx *c, const struct itree_key *k,

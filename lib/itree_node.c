@@ -140,7 +140,9 @@ uint64_t itree_csum_owed(struct itree_ctx *c)
 static errcode_t check_csum(struct itree_ctx *c, blk64_t blk, const char *buf,
 			    uint64_t tag, uint64_t *aux)
 {
-	if (aux && (*aux == itree_csum_mark(c) || *aux == itree_csum_owed(c)))
+	uint64_t v = aux ? *aux & ~(uint64_t)ITREE_LEAF_TILED : 0;
+
+	if (v && (v == itree_csum_mark(c) || v == itree_csum_owed(c)))
 		return 0;
 	if (!(tag ? itree_memo_tag_hit(c->seed, blk, tag) :
 		    itree_memo_hit(c->seed, blk, buf, c->bs))) {
