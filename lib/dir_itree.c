@@ -84,7 +84,9 @@ errcode_t dir_itree_insert(struct e2x_dirh *d, const char *name,
 	struct e2x_itree_entry ent;
 	errcode_t err;
 
-	if (!dir_itree_present(d))
+	/* without a tree the itree call does nothing: no separate look for
+	 * the root record first (the callers change D anyway) */
+	if (!e2x_itree_feature(d->fs))
 		return 0;
 	memset(&ent, 0, sizeof(ent));
 	err = itree_hash(d, name, len, &ent.hash);
@@ -104,7 +106,9 @@ errcode_t dir_itree_remove(struct e2x_dirh *d, const char *name,
 	struct e2x_itree_entry ent;
 	errcode_t err;
 
-	if (!dir_itree_present(d))
+	/* without a tree the itree call does nothing: no separate look for
+	 * the root record first (the callers change D anyway) */
+	if (!e2x_itree_feature(d->fs))
 		return 0;
 	memset(&ent, 0, sizeof(ent));
 	err = itree_hash(d, name, len, &ent.hash);
