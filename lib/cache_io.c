@@ -18,8 +18,8 @@ struct centry {
 	struct centry *prev, *next;	/* LRU: head most recent */
 	int dirty;
 	uint64_t tag;			/* new with every new content */
-	uint64_t aux;			/* the borrower's word, 0 with it */
-	uint64_t stamp;			/* cc->clock when last put in front */
+	uint64_t aux;			/* borrower's word, 0 with it */
+	uint64_t stamp;			/* cc->clock when put in front */
 	e2x_cache_fixup_fn fixup;	/* owed before the bytes go out */
 	char *data;
 };

@@ -91,7 +91,7 @@ uint64_t itree_csum_mark(struct itree_ctx *c);
 uint64_t itree_csum_owed(struct itree_ctx *c);
 #define ITREE_CSUM_PASSED	0x17ee
 #define ITREE_CSUM_OWED		0x17ef
-#define ITREE_LEAF_TILED	0x10000	/* and the entries tile in_used */
+#define ITREE_LEAF_TILED	0x10000	/* and the entries tile */
 uint32_t itree_csum_of(uint32_t seed, const char *buf, blk64_t blk,
 		       unsigned int bs);
 int itree_blk_ok(struct itree_ctx *c, blk64_t blk);
