@@ -1,7 +1,8 @@
 /*
  * file.c --- content of regular files and symlinks: read, write at an
  * offset, truncate; inline while it fits, promoted to extent-mapped blocks
- * the moment it does not, packed back on request.
+ * the moment it does not, packed back on request.  Indirect-mapped
+ * (ext2/ext3) files stay indirect (file_indirect.c).
  *
  * Each public function reads the inode once and writes it once through
  * e2x_write_inode(), so i_version moves by one per operation.
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "e2x.h"
+#include "file-int.h"
 
 /* The in-memory state of one operation. */
 struct fop {
@@ -189,6 +191,27 @@ static errcode_t content_read(struct fop *op, uint64_t offset, char *buf,
 	return blocks_read(op, offset, buf, len);
 }
 
+/* A new block for the hole at LBLK, in whichever map the inode uses. */
+static errcode_t alloc_block(struct fop *op, blk64_t lblk, blk64_t *pblk)
+{
+	if (e2x_file_is_indirect(op->fs, op->inode))
+		return e2x_indirect_alloc_block(op->fs, op->ino, op->inode,
+						lblk, pblk);
+	return e2x_alloc_file_block(op->fs, op->ino, op->inode, lblk,
+				    E2X_ALLOC_NOZERO, pblk);
+}
+
+/* EXT2_ET_FILE_TOO_BIG when content up to END bytes cannot be mapped. */
+static errcode_t check_reach(struct fop *op, uint64_t end)
+{
+	if (end > (1ULL << 44))
+		return EXT2_ET_FILE_TOO_BIG;
+	if (e2x_file_is_indirect(op->fs, op->inode) &&
+	    end > e2x_indirect_max_bytes(op->fs))
+		return EXT2_ET_FILE_TOO_BIG;
+	return 0;
+}
+
 /* Write LEN bytes at OFFSET into block-mapped content, allocating holes
  * and turning unwritten blocks into written ones.  *DONE (may be NULL)
  * counts the bytes stored, also on error. */
@@ -212,9 +235,7 @@ static errcode_t blocks_write(struct fop *op, uint64_t offset,
 		if (err)
 			return err;
 		if (!pblk) {
-			err = e2x_alloc_file_block(op->fs, op->ino, op->inode,
-						   lblk, E2X_ALLOC_NOZERO,
-						   &pblk);
+			err = alloc_block(op, lblk, &pblk);
 			if (err)
 				return err;
 			memset(op->blk, 0, bs);
@@ -369,10 +390,13 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
-	if (offset + len < offset || offset + len > (1ULL << 44)) {
+	if (offset + len < offset) {
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
 	}
+	err = check_reach(&op, offset + len);
+	if (err)
+		goto out;
 	if (len == 0)		/* as write(2): no change, not even size */
 		goto out;
 	size = fop_size(&op);
@@ -385,6 +409,7 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 	} else {
 		err = promote(&op);
 		if (!err && !(op.inode->i_flags & EXT4_EXTENTS_FL) &&
+		    !e2x_file_is_indirect(fs, op.inode) &&
 		    !ext2fs_inode_data_blocks2(fs,
 					       (struct ext2_inode *)op.inode))
 			err = e2x_extent_root_init(fs, op.inode);
@@ -392,7 +417,7 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 			goto out;
 		err = blocks_write(&op, offset, buf, len, &done);
 		/* Even a short write is recorded, so i_blocks and i_size
-		 * match the extent tree libext2fs may already have stored. */
+		 * match the block map libext2fs may already have stored. */
 		if (err)
 			end = offset + done > size ? offset + done : size;
 		err2 = fop_set_size(&op, end);
@@ -443,10 +468,9 @@ errcode_t e2x_file_truncate(ext2_filsys fs, ext2_ino_t ino, uint64_t size,
 	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
-	if (size > (1ULL << 44)) {
-		err = EXT2_ET_FILE_TOO_BIG;
+	err = check_reach(&op, size);
+	if (err)
 		goto out;
-	}
 	if (e2x_inode_has_inline(op.inode) && size <= inline_room(&op)) {
 		err = inline_rewrite(&op, size, 0, NULL, 0);
 	} else {
@@ -617,7 +641,9 @@ errcode_t e2x_symlink_write(ext2_filsys fs, ext2_ino_t ino,
 	} else if (len <= inline_room(&op)) {
 		err = e2x_inline_set(fs, ino, op.inode, target, len);
 	} else {
-		err = e2x_extent_root_init(fs, op.inode);
+		/* one block, extent-mapped unless the fs has no extents */
+		if (ext2fs_has_feature_extents(fs->super))
+			err = e2x_extent_root_init(fs, op.inode);
 		if (!err)
 			err = blocks_write(&op, 0, target, len, NULL);
 	}

@@ -62,7 +62,9 @@ lib_libe2x_la_SOURCES += \
 	lib/xattr_ibody.c \
 	lib/inline.c \
 	lib/alloc.c \
+	lib/file-int.h \
 	lib/file.c \
+	lib/file_indirect.c \
 	lib/pack_all.c \
 	lib/inode_new.c
 

@@ -46,6 +46,16 @@ TESTS += tests/unit/test_xattr_ibody tests/unit/test_inline \
 	tests/unit/test_file
 endif
 
+# Indirect-mapped (ext2/ext3) file content and EA-inode attribute values.
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_file_indirect
+tests_unit_test_file_indirect_SOURCES = tests/unit/unit.h \
+	tests/unit/test_file_indirect.c $(UNIT_FIXTURE)
+tests_unit_test_file_indirect_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_file_indirect_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_file_indirect
+endif
+
 # Single edits (lib/e2x-edit.h).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_edit
