@@ -48,6 +48,13 @@ errcode_t e2x_file_punch(ext2_filsys fs, ext2_ino_t ino, blk64_t start,
  * "trusted.y", ...), in the inode or in an attribute block as they fit. */
 errcode_t e2x_xattr_set(ext2_filsys fs, ext2_ino_t ino, const char *name,
 			const void *value, size_t len, int flags);
+/* Copy the value of NAME into BUF (up to BUFSIZE bytes; BUF may be NULL
+ * to learn the length); *VALUE_LEN is the full length.  Values kept in
+ * EA inodes are read and checked (inode in range, EA_INODE_FL, i_size,
+ * value and entry hashes): E2X_ERR_CORRUPT when any is wrong.
+ * E2X_ERR_NOT_FOUND when the attribute is absent. */
+errcode_t e2x_xattr_get(ext2_filsys fs, ext2_ino_t ino, const char *name,
+			void *buf, size_t bufsize, size_t *value_len);
 /* E2X_ERR_NOT_FOUND when the attribute is absent. */
 errcode_t e2x_xattr_remove(ext2_filsys fs, ext2_ino_t ino, const char *name,
 			   int flags);

@@ -53,7 +53,12 @@ tests_unit_test_file_indirect_SOURCES = tests/unit/unit.h \
 	tests/unit/test_file_indirect.c $(UNIT_FIXTURE)
 tests_unit_test_file_indirect_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_file_indirect_LDADD = $(UNIT_LDADD)
-TESTS += tests/unit/test_file_indirect
+check_PROGRAMS += tests/unit/test_xattr_ea_inode
+tests_unit_test_xattr_ea_inode_SOURCES = tests/unit/unit.h \
+	tests/unit/test_xattr_ea_inode.c $(UNIT_FIXTURE)
+tests_unit_test_xattr_ea_inode_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_xattr_ea_inode_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_file_indirect tests/unit/test_xattr_ea_inode
 endif
 
 # Single edits (lib/e2x-edit.h).
