@@ -245,59 +245,73 @@ static void damage_entry(unsigned char *e, enum dmg d, ext2_ino_t owner)
 	}
 }
 
-/* Damage the entry naming the EA inode, in the inode or its block. */
-static void damage_entry_on_disk(ext2_ino_t ino, enum dmg d)
+/* The on-disk entry of ATTR of INO: in the inode's buffer or its
+ * attribute block's. */
+struct entry_ref {
+	unsigned char ibuf[1024];
+	unsigned char *bbuf;	/* NULL for an in-inode entry */
+	blk64_t blk;
+	unsigned char *e;
+};
+
+static void entry_load(ext2_ino_t ino, struct entry_ref *r)
 {
 	unsigned int isz = EXT2_INODE_SIZE(fx.fs->super);
-	unsigned char ibuf[1024], *bbuf;
-	blk64_t blk;
 	long at;
 
+	r->bbuf = NULL;
 	ck_assert_int_eq(ext2fs_read_inode_full(fx.fs, ino,
-			 (struct ext2_inode *)ibuf, isz), 0);
-	at = entry_at(ibuf + EXT2_GOOD_OLD_INODE_SIZE,
+			 (struct ext2_inode *)r->ibuf, isz), 0);
+	at = entry_at(r->ibuf + EXT2_GOOD_OLD_INODE_SIZE,
 		      isz - EXT2_GOOD_OLD_INODE_SIZE);
 	if (at >= 0) {
-		damage_entry(ibuf + EXT2_GOOD_OLD_INODE_SIZE + at, d, ino);
-		ck_assert_int_eq(ext2fs_write_inode_full(fx.fs, ino,
-				 (struct ext2_inode *)ibuf, isz), 0);
+		r->e = r->ibuf + EXT2_GOOD_OLD_INODE_SIZE + at;
 		return;
 	}
-	blk = ext2fs_file_acl_block(fx.fs, (struct ext2_inode *)ibuf);
-	ck_assert_uint_ne(blk, 0);
-	bbuf = malloc(fx.fs->blocksize);
-	ck_assert_ptr_nonnull(bbuf);
-	ck_assert_int_eq(ext2fs_read_ext_attr3(fx.fs, blk, bbuf, ino), 0);
-	at = entry_at(bbuf, fx.fs->blocksize);
+	r->blk = ext2fs_file_acl_block(fx.fs, (struct ext2_inode *)r->ibuf);
+	ck_assert_uint_ne(r->blk, 0);
+	r->bbuf = malloc(fx.fs->blocksize);
+	ck_assert_ptr_nonnull(r->bbuf);
+	ck_assert_int_eq(ext2fs_read_ext_attr3(fx.fs, r->blk, r->bbuf, ino),
+			 0);
+	at = entry_at(r->bbuf, fx.fs->blocksize);
 	ck_assert_int_ge(at, 0);
-	damage_entry(bbuf + at, d, ino);
-	ck_assert_int_eq(ext2fs_write_ext_attr3(fx.fs, blk, bbuf, ino), 0);
-	free(bbuf);
+	r->e = r->bbuf + at;
+}
+
+/* Write the entry back (checksums recomputed) when STORE; free. */
+static void entry_done(ext2_ino_t ino, struct entry_ref *r, int store)
+{
+	unsigned int isz = EXT2_INODE_SIZE(fx.fs->super);
+
+	if (store && r->bbuf)
+		ck_assert_int_eq(ext2fs_write_ext_attr3(fx.fs, r->blk, r->bbuf,
+							ino), 0);
+	else if (store)
+		ck_assert_int_eq(ext2fs_write_inode_full(fx.fs, ino,
+				 (struct ext2_inode *)r->ibuf, isz), 0);
+	free(r->bbuf);
+}
+
+/* Damage the entry naming the EA inode. */
+static void damage_entry_on_disk(ext2_ino_t ino, enum dmg d)
+{
+	struct entry_ref r;
+
+	entry_load(ino, &r);
+	damage_entry(r.e, d, ino);
+	entry_done(ino, &r, 1);
 }
 
 /* The EA inode's number, from the entry. */
 static ext2_ino_t ea_inum(ext2_ino_t ino)
 {
-	size_t isz = EXT2_INODE_SIZE(fx.fs->super);
-	unsigned char ibuf[1024], *bbuf;
+	struct entry_ref r;
 	ext2_ino_t ea;
-	long at;
 
-	ck_assert_int_eq(ext2fs_read_inode_full(fx.fs, ino,
-			 (struct ext2_inode *)ibuf, isz), 0);
-	at = entry_at(ibuf + EXT2_GOOD_OLD_INODE_SIZE,
-		      isz - EXT2_GOOD_OLD_INODE_SIZE);
-	if (at >= 0)
-		return get32(ibuf + EXT2_GOOD_OLD_INODE_SIZE + at + 4);
-	bbuf = malloc(fx.fs->blocksize);
-	ck_assert_ptr_nonnull(bbuf);
-	ck_assert_int_eq(ext2fs_read_ext_attr3(fx.fs,
-			 ext2fs_file_acl_block(fx.fs, (struct ext2_inode *)ibuf),
-			 bbuf, ino), 0);
-	at = entry_at(bbuf, fx.fs->blocksize);
-	ck_assert_int_ge(at, 0);
-	ea = get32(bbuf + at + 4);
-	free(bbuf);
+	entry_load(ino, &r);
+	ea = get32(r.e + 4);
+	entry_done(ino, &r, 0);
 	return ea;
 }
 
