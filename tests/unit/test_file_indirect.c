@@ -370,6 +370,152 @@ START_TEST(block_symlink)
 }
 END_TEST
 
+/* A file the reference debugfs wrote on ext3 stays indirect when grown
+ * and cut after tune2fs turned extents on (new files get extents). */
+START_TEST(stays_indirect_after_extents_on)
+{
+	uint64_t size = (uint64_t)(12 + 300) * 1024 + 5;
+	unsigned char *model = calloc(1, size);
+	char cmd[1024], src[256];
+	ext2_ino_t ino;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(model);
+	fill(model, 5 * 1024, 11);
+	snprintf(src, sizeof(src), "%s/e2x-unit-src-%d",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp", (int)getpid());
+	f = fopen(src, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(model, 1, 5 * 1024, f), 5 * 1024);
+	ck_assert_int_eq(fclose(f), 0);
+	ref_mkfs("-t ext3 -b 1024");
+	fixture_close(&fx);
+	snprintf(cmd, sizeof(cmd),
+		 "%s -w -R 'write %s f' '%s' >/dev/null 2>&1 && "
+		 "/usr/sbin/tune2fs -O extent '%s' >/dev/null 2>&1",
+		 REF_DEBUGFS, src, fx.path, fx.path);
+	ck_assert_int_eq(run(cmd), 0);
+	unlink(src);
+	fixture_reopen(&fx);
+	ck_assert_int_eq(ext2fs_namei(fx.fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
+				      "f", &ino), 0);
+	expect_map(ino, 5 * 1024, 1);
+	fill(model + 5 * 1024, size - 5 * 1024, 12);
+	OP(ino, e2x_file_write(fx.fs, ino, 5 * 1024, model + 5 * 1024,
+			       size - 5 * 1024, 0));
+	expect_map(ino, size, 1);
+	OP(ino, e2x_file_truncate(fx.fs, ino, 13 * 1024, 0));
+	size = 13 * 1024;
+	expect_map(ino, size, 1);
+	fixture_close(&fx);
+	fixture_reopen(&fx);
+	expect_ours(ino, model, size);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	expect_ref_cat(ino, model, size);
+	free(model);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* Host file PATH.hI holding SIZE bytes of MODEL (only its first and
+ * last 100 bytes unless DENSE: the rest stays a hole). */
+static void host_copy(size_t i, const unsigned char *model, uint64_t size,
+		      int dense)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.h%zu", fx.path, i);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	if (dense) {
+		ck_assert_uint_eq(fwrite(model, 1, size, f), size);
+	} else {
+		ck_assert_uint_eq(fwrite(model, 1, 100, f), 100);
+		ck_assert_int_eq(fseeko(f, (off_t)(size - 100), SEEK_SET), 0);
+		ck_assert_uint_eq(fwrite(model + size - 100, 1, 100, f), 100);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The kernel reads what we wrote (files across every map level) and
+ * appends to it; we read its appends.  SKIP without root or loop. */
+START_TEST(kernel_round_trip)
+{
+	static const int64_t nblocks[] = { 1, 12, 13, 12 + 256, 12 + 256 + 1,
+					   12 + 256 + 65536 + 2 };
+	size_t nfiles = sizeof(nblocks) / sizeof(nblocks[0]), i;
+	unsigned char *model[6];
+	ext2_ino_t inos[6];
+	char cmd[2048], name[16];
+	uint64_t size;
+	int st;
+
+	ck_assert_uint_eq(nfiles, 6);	/* the shell loop below names 0-5 */
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIP kernel_round_trip: not root\n");
+		return;
+	}
+	ref_mkfs("-t ext3 -b 1024");
+	for (i = 0; i < nfiles; i++) {
+		size = (uint64_t)nblocks[i] * bs - 3;
+		model[i] = calloc(1, size + 100);
+		ck_assert_ptr_nonnull(model[i]);
+		/* the last file is sparse: a head and a tail in triple */
+		fill(model[i], i + 1 < nfiles ? size : 100, (unsigned)i);
+		fill(model[i] + size - 100, 100, (unsigned)i + 50);
+		snprintf(name, sizeof(name), "f%zu", i);
+		inos[i] = make_inode(name, LINUX_S_IFREG | 0644,
+				     EXT2_FT_REG_FILE);
+		OP(inos[i], e2x_file_write(fx.fs, inos[i], 0, model[i],
+					   i + 1 < nfiles ? size : 100, 0));
+		OP(inos[i], e2x_file_write(fx.fs, inos[i], size - 100,
+					   model[i] + size - 100, 100, 0));
+	}
+	fixture_close(&fx);
+	for (i = 0; i < nfiles; i++)
+		host_copy(i, model[i], (uint64_t)nblocks[i] * bs - 3,
+			  i + 1 < nfiles);
+	/* the kernel compares each file with the host copy of the model,
+	 * then appends its last 100 bytes to it */
+	snprintf(cmd, sizeof(cmd),
+		 "m=$(mktemp -d /tmp/mnt-h6-XXXXXX); "
+		 "l=$(losetup -f --show '%s') || exit 77; "
+		 "trap 'umount $m 2>/dev/null; losetup -d $l; rmdir $m' EXIT; "
+		 "mount -t ext3 $l $m || exit 77; "
+		 "for i in 0 1 2 3 4 5; do cmp $m/f$i '%s.h'$i || exit 1; "
+		 "tail -c 100 $m/f$i >> $m/f$i || exit 1; done; "
+		 "umount $m || exit 1; "
+		 "dmesg | grep \"EXT4-fs.*(${l#/dev/}).*error\" && exit 2; "
+		 "exit 0", fx.path, fx.path);
+	st = run(cmd);
+	for (i = 0; i < nfiles; i++) {
+		snprintf(cmd, sizeof(cmd), "%s.h%zu", fx.path, i);
+		unlink(cmd);
+	}
+	if (st == 77) {
+		fprintf(stderr, "SKIP kernel_round_trip: no loop mount\n");
+		for (i = 0; i < nfiles; i++)
+			free(model[i]);
+		fixture_drop(&fx);
+		return;
+	}
+	ck_assert_int_eq(st, 0);
+	fixture_reopen(&fx);
+	for (i = 0; i < nfiles; i++) {
+		size = (uint64_t)nblocks[i] * bs - 3;
+		memcpy(model[i] + size, model[i] + size - 100, 100);
+		expect_map(inos[i], size + 100, i + 1 < nfiles);
+		expect_ours(inos[i], model[i], size + 100);
+		free(model[i]);
+	}
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_file_indirect(void)
 {
 	Suite *s = suite_create("file_indirect");
@@ -379,6 +525,8 @@ static Suite *suite_file_indirect(void)
 	tcase_add_loop_test(tc, geometry_x_scenario, 0, NGEOS * NSCEN);
 	tcase_add_loop_test(tc, too_big_is_refused, 0, NGEOS);
 	tcase_add_loop_test(tc, block_symlink, 0, NGEOS);
+	tcase_add_test(tc, stays_indirect_after_extents_on);
+	tcase_add_test(tc, kernel_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }
