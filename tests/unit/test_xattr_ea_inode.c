@@ -163,6 +163,18 @@ static void cleanup(void)
 	unlink(valpath);
 }
 
+/* make_image, then the owner's number; 0 (and a SKIP line) when the
+ * kernel could not be asked. */
+static ext2_ino_t image_or_skip(const struct source *src)
+{
+	if (make_image(src) == 77) {
+		fprintf(stderr, "SKIP %s: no root or loop mount\n", src->name);
+		cleanup();
+		return 0;
+	}
+	return lookup_f();
+}
+
 START_TEST(reads_value_exactly)
 {
 	const struct source *src = &sources[_i];
@@ -170,12 +182,9 @@ START_TEST(reads_value_exactly)
 	size_t len = 0;
 	ext2_ino_t ino;
 
-	if (make_image(src) == 77) {
-		fprintf(stderr, "SKIP %s: no root or loop mount\n", src->name);
-		cleanup();
+	ino = image_or_skip(src);
+	if (!ino)
 		return;
-	}
-	ino = lookup_f();
 	got = calloc(1, src->value_len + 8);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_int_eq(e2x_xattr_get(fx.fs, ino, ATTR, NULL, 0, &len), 0);
@@ -369,12 +378,9 @@ START_TEST(damage_is_refused)
 	ext2_ino_t ino, ea;
 	errcode_t err;
 
-	if (make_image(src) == 77) {
-		fprintf(stderr, "SKIP %s: no root or loop mount\n", src->name);
-		cleanup();
+	ino = image_or_skip(src);
+	if (!ino)
 		return;
-	}
-	ino = lookup_f();
 	ea = ea_inum(ino);
 	ck_assert_uint_gt(ea, ino);
 	if (d <= D_VHASH)
