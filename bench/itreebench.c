@@ -4,7 +4,9 @@
  * in random order through the directory engine (e2x_dir_add), then 90% of
  * each removed at random; the same with and without the itree feature.
  * Prints one "key value" per line (bench/itree takes medians).  Rates are
- * per second of process CPU time: the build machine is shared.
+ * per second of process CPU time (the build machine is shared), KEY_wall
+ * ones per wall-clock second.  Both directories are verified after the
+ * timed phases (a failure ends the run with status 1).
  *
  * usage: itreebench IMAGE N htree|itree [SEED [unix|cache]]
  *        itreebench -raw IMAGE N [SEED [unix|cache]]   (the itree API
