@@ -157,13 +157,14 @@ out:
 static int walk_tree(const char *buf, uint64_t len, uint32_t blk, int depth,
 		     struct qmap *m, unsigned int *visits)
 {
-	const uint32_t *ref = (const uint32_t *)(buf + (uint64_t)blk *
-							   QT_BLKSIZE);
+	const uint32_t *ref;
 	int i;
 
-	if (!blk || (uint64_t)(blk + 1) * QT_BLKSIZE > len ||
+	/* blk + 1 in 64 bits: 0xffffffff must not wrap to block 0 */
+	if (!blk || ((uint64_t)blk + 1) * QT_BLKSIZE > len ||
 	    ++*visits > QT_MAX_BLOCKS)
 		return -1;
+	ref = (const uint32_t *)(buf + (uint64_t)blk * QT_BLKSIZE);
 	if (depth == QT_TREEDEPTH) {
 		const char *data = (const char *)ref;
 		unsigned int off;
