@@ -80,6 +80,11 @@ htree_order() {	# last index entry of /wide's root: hash pushed to the top
 link_count() { dbg "sif /small links_count 5"; }
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
 quota_chown() { dbg "sif /big uid 4242"; }
+quota_ref_wrap() {	# user quota tree root (quota block 1): first ref ~0
+	bs=$(bsize)
+	b=$(blk_of "<3>" $((1024 / bs))) || return 1
+	patch_int "$img" $((b * bs + 1024 % bs)) I 0xffffffff
+}
 map_loop() {	# /big's double and triple indirect maps all reach one block
 	ind=$("$debugfs" -R "stat /big" "$img" 2>/dev/null |
 		sed -n 's/.*(IND):\([0-9]*\).*/\1/p')
