@@ -139,7 +139,8 @@ static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 	inode->i_mtime = inode->i_ctime = inode->i_atime = ctx->now;
 	/* written once to count its blocks, then with the count (and the
 	 * one i_version bump) */
-	if (ext2fs_write_inode_full(fs, ino, inode, EXT2_INODE_SIZE(fs->super)) ||
+	if (ext2fs_write_inode_full(fs, ino, inode,
+				    EXT2_INODE_SIZE(fs->super)) ||
 	    ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL,
 				  count_block, &n) ||
 	    ext2fs_iblk_set(fs, inode, n) || e2x_write_inode(fs, ino, big))

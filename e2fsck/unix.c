@@ -587,14 +587,15 @@ int fsck_run(struct fsck_ctx *ctx)
 	if (ctx->opt.journal_only)
 		goto close;
 	if (can_skip(ctx)) {
+		struct ext2_super_block *sb = ctx->fs->super;
+
 		printf("%s: clean, %u/%u files, %llu/%llu blocks\n",
 		       ctx->opt.device,
-		       ctx->fs->super->s_inodes_count -
-			       ctx->fs->super->s_free_inodes_count,
-		       ctx->fs->super->s_inodes_count,
-		       (unsigned long long)(ext2fs_blocks_count(ctx->fs->super) -
-			       ext2fs_free_blocks_count(ctx->fs->super)),
-		       (unsigned long long)ext2fs_blocks_count(ctx->fs->super));
+		       sb->s_inodes_count - sb->s_free_inodes_count,
+		       sb->s_inodes_count,
+		       (unsigned long long)(ext2fs_blocks_count(sb) -
+					    ext2fs_free_blocks_count(sb)),
+		       (unsigned long long)ext2fs_blocks_count(sb));
 		goto close;
 	}
 	run_passes(ctx);

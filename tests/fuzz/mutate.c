@@ -345,12 +345,13 @@ static void mutate_dirent(const struct mut_map *m, uint8_t *b, size_t len,
 	static const struct field ent[] = {
 		{ 0, 4 }, { 4, 2 }, { 6, 1 }, { 7, 1 }, { 8, 1 }, { 9, 1 },
 	};
+	const size_t nent = sizeof(ent) / sizeof(ent[0]);
+	const size_t ndx = sizeof(dxroot_fields) / sizeof(dxroot_fields[0]);
 	unsigned int k = mut_rand(st) % 8, off = 0, rec;
 
 	if (mut_rand(st) % 4 == 0 && get_le(b + 4, 2) == 12) {
-		mutate_field(m, b, len, &dxroot_fields[mut_rand(st) %
-			     (sizeof(dxroot_fields) / sizeof(dxroot_fields[0]))],
-			     0, st);
+		mutate_field(m, b, len, &dxroot_fields[mut_rand(st) % ndx], 0,
+			     st);
 		return;
 	}
 	if (mut_rand(st) % 8 == 0) {	/* the checksum tail */
@@ -364,8 +365,7 @@ static void mutate_dirent(const struct mut_map *m, uint8_t *b, size_t len,
 			break;
 		off += rec;
 	}
-	mutate_field(m, b + off, len - off,
-		     &ent[mut_rand(st) % (sizeof(ent) / sizeof(ent[0]))], 0, st);
+	mutate_field(m, b + off, len - off, &ent[mut_rand(st) % nent], 0, st);
 }
 
 static void mutate_region(const struct mut_map *m, uint8_t *img,
