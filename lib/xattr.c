@@ -102,7 +102,7 @@ errcode_t e2x_xattr_remove(ext2_filsys fs, ext2_ino_t ino, const char *name,
 
 /* ---- get ----------------------------------------------------------- */
 
-#define XATTR_VALUE_MAX		65536	/* largest value the kernel sets */
+#define XATTR_VALUE_MAX		65536	/* kernel's largest value */
 #define NAME_HASH_SHIFT		5
 #define VALUE_HASH_SHIFT	16
 
@@ -246,7 +246,8 @@ static uint32_t entry_hash(const char *suffix, uint32_t value_hash,
 	size_t i;
 
 	for (i = 0; suffix[i]; i++) {
-		uint32_t c = as_signed ? (uint32_t)(int32_t)(signed char)suffix[i]
+		signed char sc = (signed char)suffix[i];
+		uint32_t c = as_signed ? (uint32_t)(int32_t)sc
 				       : (unsigned char)suffix[i];
 
 		h = (h << NAME_HASH_SHIFT) ^ (h >> (32 - NAME_HASH_SHIFT)) ^ c;

@@ -34,7 +34,7 @@ struct pos {
 	int64_t blk, n1, n2, bytes;
 };
 
-enum { END = 0, W, T };		/* write [at, at + len), truncate to at */
+enum { END = 0, W, T };		/* write [at, at + len), truncate at */
 
 struct op {
 	int kind;
@@ -452,7 +452,7 @@ START_TEST(kernel_round_trip)
 	uint64_t size;
 	int st;
 
-	ck_assert_uint_eq(nfiles, 6);	/* the shell loop below names 0-5 */
+	ck_assert_uint_eq(nfiles, 6);	/* the shell loop names 0-5 */
 
 	if (geteuid() != 0) {
 		fprintf(stderr, "SKIP kernel_round_trip: not root\n");
