@@ -484,11 +484,13 @@ START_TEST(kernel_round_trip)
 		 "m=$(mktemp -d /tmp/mnt-h6-XXXXXX); "
 		 "l=$(losetup -f --show '%s') || exit 77; "
 		 "trap 'umount $m 2>/dev/null; losetup -d $l; rmdir $m' EXIT; "
+		 "n=$(dmesg | wc -l); "
 		 "mount -t ext3 $l $m || exit 77; "
 		 "for i in 0 1 2 3 4 5; do cmp $m/f$i '%s.h'$i || exit 1; "
 		 "tail -c 100 $m/f$i >> $m/f$i || exit 1; done; "
 		 "umount $m || exit 1; "
-		 "dmesg | grep \"EXT4-fs.*(${l#/dev/}).*error\" && exit 2; "
+		 "dmesg | tail -n +$((n + 1)) | grep \"EXT4-fs.*${l#/dev/}\" "
+		 "| grep -Ei 'error|warning' >&2 && exit 2; "
 		 "exit 0", fx.path, fx.path);
 	st = run(cmd);
 	for (i = 0; i < nfiles; i++) {
