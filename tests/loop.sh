@@ -20,10 +20,13 @@ loop_release() {
 
 # loop_attach [MOUNT-OPTIONS]: attach $img and mount it on $mnt.  The
 # options word is split ("-o ro,noload").  On failure the mount error is
-# on stderr and nothing stays attached.
+# on stderr and nothing stays attached.  Sets the kernel-log mark (below)
+# once the device is ours: a mark taken earlier would let lines about the
+# device from its previous owner count against us.
 loop_attach() {
 	for try in 1 2 3; do
 		loop=$(losetup -f --show "$img") || return 1
+		klog_mark	# from here on, lines about $loop are ours
 		# shellcheck disable=SC2086
 		mount ${1:-} "$loop" "$mnt" 2>"$work/mount.err" && return 0
 		loop_release
@@ -49,12 +52,11 @@ loop_cleanup() {
 	fi
 }
 
-# klog_mark; ...; klog_complaints DEV: print the EXT4-fs warnings and
-# errors about device DEV (e.g. loop3) logged since the mark, in both
-# forms the kernel uses ("EXT4-fs error (device loop3): ..." and
-# "EXT4-fs (loop3): warning: ..."); exit status 0
-# when there was at least one.  The mark is a timestamp, not a line count:
-# once the kernel's ring is full its line count stops growing.
+# klog_complaints DEV: print the EXT4-fs warnings and errors about device
+# DEV (e.g. loop3) logged since loop_attach's mark, in both forms the
+# kernel uses ("EXT4-fs error (device loop3): ..." and "EXT4-fs (loop3):
+# warning: ..."); exit status 0 when there was at least one.  The mark is
+# a timestamp, not a line count: a full ring's line count stops growing.
 klog_mark() {
 	klog_time=$(dmesg | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p')
 }

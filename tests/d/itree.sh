@@ -79,7 +79,6 @@ if [ "$(id -u)" != 0 ] || ! command -v python3 >/dev/null ||
 	echo "NOTE: kernel comparison skipped (needs root, losetup, python3)"
 elif mkdir -p "$mnt" && loop_attach "-o ro,noload"; then
 	mkdir -p "$work/cmp"
-	klog_mark
 	python3 "$here/compare.py" "$dbg" /usr/sbin/debugfs "$img" "$mnt" \
 		"$work/cmp" > "$work/cmp.log" 2>&1 ||
 		{ fail "debugfs and the kernel disagree"; tail -20 "$work/cmp.log"; }

@@ -109,7 +109,6 @@ while IFS='|' read -r geo size opts <&3; do
 	"$fsck" -fn "$img" >"$work/fsck.log" 2>&1 ||
 		{ fail "reference e2fsck after the kernel"; cat "$work/fsck.log"; }
 	before=$(sha256sum < "$img")
-	klog_mark
 	loop_attach "-o ro,noload" || { fail "read-only mount"; continue; }
 	mkdir -p "$work/$geo"
 	python3 "$here/compare.py" "$dbg" "$refdbg" "$img" "$mnt" \

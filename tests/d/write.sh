@@ -166,7 +166,6 @@ while IFS='|' read -r name opts size cmds checks <&3; do
 	for c in $checks; do
 		check_img "$c" || mnt_checks="$mnt_checks $c"
 	done
-	klog_mark
 	if [ -n "$itree" ]; then mo="-o ro,noload"; else mo=; fi
 	if loop_attach "$mo"; then
 		for c in $mnt_checks; do

@@ -51,7 +51,6 @@ run_case() {
 	"$JRECOVER" "$T/b" >"$T/real.out" || fail "$name/$seed: recovery"
 	needs_recovery "$T/b" && fail "$name/$seed: needs_recovery still set"
 	ref_clean "$T/b" || fail "$name/$seed: reference e2fsck not clean"
-	dmesg_mark
 	mount_img "$T/b" "$m" ro
 	check_manifest "$m" "$T/manifest" ||
 		fail "$name/$seed: fsync'ed file content lost"

@@ -70,7 +70,6 @@ losetup -d "$JDEV"
 LOOPS=
 JDEV=$(losetup -f --show "$T/jb") || fail "losetup"
 LOOPS="$JDEV"
-dmesg_mark
 mount_img "$T/fb" "$m" "ro,journal_path=$JDEV"
 check_manifest "$m" "$T/manifest" || fail "fsync'ed file content lost"
 kernel_errors "$DEV" && fail "kernel complained"

@@ -1,6 +1,8 @@
 # lib.sh --- shared helpers of the tests/j crash scripts (sourced).
 # Needs: top_builddir, a writable $T (scratch dir) and $NAME (test name).
 
+. "$top_srcdir/tests/loop.sh"	# klog_mark, klog_complaints
+
 REF_FSCK=/usr/sbin/e2fsck
 REF_MKE2FS=/usr/sbin/mke2fs
 JRECOVER=$top_builddir/tests/j/jrecover
@@ -46,6 +48,7 @@ cleanup() {
 # mount_img IMAGE MNT [OPTIONS]: loop-mount; sets $DEV
 mount_img() {
 	DEV=$(losetup -f --show "$1") || fail "losetup $1"
+	klog_mark	# lines about $DEV from now on are ours
 	LOOPS="$LOOPS $DEV"
 	mkdir -p "$2"
 	MNTS="$MNTS $2"
@@ -118,14 +121,11 @@ check_manifest() {
 	(cd "$1" && sha256sum --quiet -c "$2") || return 1
 }
 
-# kernel_errors DEV: EXT4-fs errors for DEV since the mark
-dmesg_mark() {
-	DMESG_LINES=$(dmesg | wc -l)
-}
+# kernel_errors DEV: EXT4-fs errors and warnings for DEV logged since
+# mount_img attached it (tests/loop.sh: the mark is a timestamp, as a full
+# kernel ring's line count stops growing).
 kernel_errors() {
-	local d=${1#/dev/}
-	dmesg | tail -n +"$((DMESG_LINES + 1))" |
-		grep -E "EXT4-fs (error|warning).*$d|EXT4-fs \($d\).*(error|corrupt)"
+	klog_complaints "${1#/dev/}"
 }
 
 # itable_args IMAGE: imgcmp.py arguments naming the inode tables

@@ -29,7 +29,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-dir-kernel.XXXXXX") || exit 1
 mnt=/tmp/mnt-h4-dir.$$
-loop=
+. "$top_srcdir/tests/loop.sh"	# sets loop=; klog_mark, klog_complaints
 cleanup() {
 	if [ -n "$loop" ]; then
 		umount "$mnt" 2>/dev/null
@@ -100,11 +100,10 @@ kernel_churn() {
 	[ -z "$sub" ] || mv "$mnt/$sub" "$mnt/linear/kdir/"
 }
 
-# New kernel log lines about our loop device that warn or report errors.
+# New kernel log lines about our loop device that warn or report errors
+# (since the mark set once the device was ours; tests/loop.sh).
 dmesg_bad() {
-	dmesg | tail -n +"$((dmesg_base + 1))" |
-		grep -E "EXT4-fs.*(\\(|device )${loop##*/}\\)" |
-		grep -iE 'warn|error|corrupt|checksum|bad'
+	klog_complaints "${loop##*/}"
 }
 
 echo "$geometries" | while IFS='|' read -r geo opts itree deep; do
@@ -128,7 +127,7 @@ echo "$geometries" | while IFS='|' read -r geo opts itree deep; do
 		head -20 "$work/fsck.out"
 	fi
 	loop=$(losetup -f --show "$img") || { fail "losetup"; continue; }
-	dmesg_base=$(dmesg | wc -l)
+	klog_mark
 	mopt=rw
 	[ "$itree" = 1 ] && mopt=ro
 	if ! mount -t ext4 -o "$mopt" "$loop" "$mnt"; then

@@ -150,6 +150,9 @@ library_writes() {
 
 mount_image() {
 	loop=$(losetup -f --show "$img") || skip "no free loop device"
+	# mark the log once the device is ours: earlier lines about it are
+	# someone else's
+	echo "$marker" > /dev/kmsg 2>/dev/null
 	mount -t ext4 "$loop" "$mnt" && return 0
 	fail "mount"
 	losetup -d "$loop"
@@ -197,7 +200,6 @@ while IFS='|' read -r geo opts size; do
 	ref_fsck "libe2x" || continue
 
 	marker="e2x-inline-kernel-$$-$geo"
-	echo "$marker" > /dev/kmsg 2>/dev/null
 	mount_image || continue
 	compare_tree "mount"
 	kernel_writes

@@ -111,8 +111,8 @@ run_case() {
 	awk 'NR > 1 && $2 < last { bad = 1 } { last = $2 } END { exit bad }' \
 		"$work/itree" || bad "itree order is not by inode number"
 
-	mark=$(log_mark)
 	attach "$img" || { bad "losetup"; return; }
+	mark=$(log_mark)	# once the device is ours
 	if mount -o ro "$loop" "$mnt"; then
 		list_dir "$mnt/big" > "$work/got"
 		cmp -s "$work/got" "$work/expect" ||
@@ -162,8 +162,8 @@ control() {
 	# byte 0x1d of block 0 is dx_root_info.info_length
 	printf '\020' | dd of="$img" bs=1 seek=$((blk * 4096 + 29)) \
 		conv=notrunc status=none
-	mark=$(log_mark)
 	attach "$img" || { bad "losetup"; return; }
+	mark=$(log_mark)	# once the device is ours
 	if mount -o ro "$loop" "$mnt"; then
 		ls "$mnt/big" >/dev/null 2>&1
 		umount "$mnt"

@@ -15,7 +15,6 @@ simg=$SCRATCH/source.img
 smnt=$SCRATCH/mnt-source
 "$REF_MKE2FS" -q -F -t ext4 -b 4096 -O inline_data "$simg" 512M >/dev/null 2>&1 ||
 	{ echo "FAIL: reference mke2fs"; exit 1; }
-kmsg_mark
 mount_image "$simg" "$smnt" rw || { echo "FAIL: mounting the source"; exit 1; }
 SLOOP=$LOOP
 (cp -a "$tree/." "$smnt/" &&

@@ -53,10 +53,12 @@ make_scratch()
 }
 
 # mount_image IMG DIR OPTS --- attach IMG to a loop device we own and mount
-# it on DIR; sets LOOP.
+# it on DIR; sets LOOP.  The kernel-log mark is set once the device is
+# ours, so kmsg_check never sees lines a previous owner of it caused.
 mount_image()
 {
 	LOOP=$(losetup -f --show "$1") || return 1
+	kmsg_mark
 	LOOPS="$LOOPS $LOOP"
 	mkdir -p "$2"
 	MOUNTS="$2 $MOUNTS"
@@ -68,7 +70,8 @@ unmount_image()
 	umount "$1" && losetup -d "$LOOP"
 }
 
-# Kernel log since a marker: EXT4-fs warnings or errors about LOOP.
+# Kernel log since a marker (mount_image sets it): EXT4-fs warnings or
+# errors about LOOP.
 kmsg_mark()
 {
 	MARK="e2x-p-$$-$RANDOM"
@@ -121,7 +124,6 @@ check_target()
 	if [ "$itree" != yes ]; then
 		ref_fsck_clean "$name" "$img" || return 1
 	fi
-	kmsg_mark
 	mount_image "$img" "$mnt" ro ||
 		{ fail "$name" "the kernel does not mount it"; return 1; }
 	python3 "$PDIR/compare.py" "$tree" "$mnt" --skip lost+found \
@@ -135,7 +137,6 @@ check_target()
 	kmsg_check "$name" "$LOOP"
 	unmount_image "$mnt"
 	[ "$itree" = yes ] && return 0
-	kmsg_mark
 	mount_image "$img" "$mnt" rw ||
 		{ fail "$name" "no read-write mount"; return 1; }
 	(cd "$mnt/big" && for i in $(seq 1 300); do echo $i > new-$i; done &&
