@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include <string.h>
-#include "e2x.h"
+#include "file-int.h"
 
 static struct ext2_inode *small(struct ext2_inode_large *inode)
 {
@@ -148,6 +148,13 @@ errcode_t e2x_alloc_file_block(ext2_filsys fs, ext2_ino_t ino,
 	*pblk = 0;
 	if (inode->i_flags & EXT4_INLINE_DATA_FL)
 		return E2X_ERR_UNSUPPORTED;
+	if (e2x_file_is_indirect(fs, inode)) {
+		/* ext2/ext3-style inodes (directories too) keep their map */
+		err = e2x_map_file_block(fs, ino, inode, lblk, pblk, NULL);
+		if (err || *pblk)
+			return err;
+		return e2x_indirect_alloc_block(fs, ino, inode, lblk, pblk);
+	}
 	if (!(inode->i_flags & EXT4_EXTENTS_FL)) {
 		err = e2x_extent_root_init(fs, inode);
 		if (err)
