@@ -92,3 +92,18 @@ void fixture_drop(struct fixture *fx)
 		unlink(fx->path);
 	fx->path[0] = 0;
 }
+
+void fixture_fill(unsigned char *buf, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)((i * 131 + seed) % 251 + 1);
+}
+
+uint64_t fixture_version(struct fixture *fx, ext2_ino_t ino,
+			 struct ext2_inode_large *in)
+{
+	ck_assert_int_eq(e2x_read_inode(fx->fs, ino, in), 0);
+	return e2x_inode_get_version(in, EXT2_INODE_SIZE(fx->fs->super));
+}

@@ -28,4 +28,20 @@ int fixture_ref_fsck(struct fixture *fx);
 /* Close if open and remove the file. */
 void fixture_drop(struct fixture *fx);
 
+/* Deterministic test content for SEED: LEN bytes, none of them zero. */
+void fixture_fill(unsigned char *buf, size_t len, unsigned int seed);
+/* Read inode INO into IN (a buffer of the full inode size) and return its
+ * 64-bit i_version.  Aborts the test when the read fails. */
+uint64_t fixture_version(struct fixture *fx, ext2_ino_t ino,
+			 struct ext2_inode_large *in);
+/* Run CALL, one libe2x operation on INO: it must return 0 and move INO's
+ * i_version by exactly one.  IN is left holding INO as CALL left it. */
+#define FIXTURE_OP(fx, ino, in, call)                                        \
+	do {                                                                \
+		uint64_t v0_ = fixture_version((fx), (ino), (in));          \
+		ck_assert_int_eq((call), 0);                                \
+		ck_assert_uint_eq(fixture_version((fx), (ino), (in)),       \
+				  v0_ + 1);                                 \
+	} while (0)
+
 #endif

@@ -23,16 +23,10 @@ static void load(ext2_ino_t ino)
 
 static uint64_t version(ext2_ino_t ino)
 {
-	load(ino);
-	return e2x_inode_get_version(&ib.in, EXT2_INODE_SIZE(fx.fs->super));
+	return fixture_version(&fx, ino, &ib.in);
 }
 
-#define OP(ino, call)                                                       \
-	do {                                                                \
-		uint64_t v0_ = version(ino);                                \
-		ck_assert_int_eq((call), 0);                                \
-		ck_assert_uint_eq(version(ino), v0_ + 1);                   \
-	} while (0)
+#define OP(ino, call) FIXTURE_OP(&fx, ino, &ib.in, call)
 
 static void open_fs(const char *opts, const char *size)
 {

@@ -36,14 +36,6 @@ static union {
 	unsigned char raw[1024];
 } ib;
 
-static void fill(unsigned char *buf, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = (unsigned char)((i * 131 + seed) % 251 + 1);
-}
-
 static void load(ext2_ino_t ino)
 {
 	ck_assert_int_eq(e2x_read_inode(fx.fs, ino, &ib.in), 0);
@@ -51,18 +43,10 @@ static void load(ext2_ino_t ino)
 
 static uint64_t version(ext2_ino_t ino)
 {
-	load(ino);
-	return e2x_inode_get_version(&ib.in, EXT2_INODE_SIZE(fx.fs->super));
+	return fixture_version(&fx, ino, &ib.in);
 }
 
-/* Run one library operation on INO: it must succeed and bump i_version
- * exactly once. */
-#define OP(ino, call)                                                       \
-	do {                                                                \
-		uint64_t v0_ = version(ino);                                \
-		ck_assert_int_eq((call), 0);                                \
-		ck_assert_uint_eq(version(ino), v0_ + 1);                   \
-	} while (0)
+#define OP(ino, call) FIXTURE_OP(&fx, ino, &ib.in, call)
 
 static ext2_ino_t make_inode(const char *name, uint16_t mode, int ft)
 {
@@ -155,7 +139,7 @@ static void sc_exact_capacity(void)
 	unsigned char buf[1024];
 	ext2_ino_t ino = make_file("f");
 
-	fill(buf, cap, 1);
+	fixture_fill(buf, cap, 1);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, cap, 0));
 	expect_inline(ino, cap);
 	finish(ino, buf, cap);
@@ -167,7 +151,7 @@ static void sc_capacity_plus_one(void)
 	unsigned char buf[1025];
 	ext2_ino_t ino = make_file("f");
 
-	fill(buf, cap + 1, 2);
+	fixture_fill(buf, cap + 1, 2);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, cap + 1, 0));
 	expect_blocks(ino, cap + 1, 1);
 	finish(ino, buf, cap + 1);
@@ -180,7 +164,7 @@ static void sc_append_promotes(void)
 	ext2_ino_t ino = make_file("f");
 	blk64_t pblk;
 
-	fill(buf, cap + 1, 3);
+	fixture_fill(buf, cap + 1, 3);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, cap, 0));
 	expect_inline(ino, cap);
 	OP(ino, e2x_file_write(fx.fs, ino, cap, buf + cap, 1, 0));
@@ -201,7 +185,7 @@ static void sc_truncate_then_pack(void)
 	unsigned char *buf = malloc(len);
 	ext2_ino_t ino = make_file("f");
 
-	fill(buf, len, 4);
+	fixture_fill(buf, len, 4);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, len, 0));
 	expect_blocks(ino, len, clusters_for(len));
 	ck_assert_int_eq(e2x_file_pack(fx.fs, ino, 0), E2X_ERR_INLINE_TOO_BIG);
@@ -221,7 +205,7 @@ static void sc_write_leaves_hole(void)
 	ext2_ino_t ino = make_file("f");
 	blk64_t pblk;
 
-	fill(want + off, 10, 5);
+	fixture_fill(want + off, 10, 5);
 	OP(ino, e2x_file_write(fx.fs, ino, off, want + off, 10, 0));
 	expect_blocks(ino, len, 1);
 	ck_assert_int_eq(e2x_map_file_block(fx.fs, ino, &ib.in, 0, &pblk, NULL),
@@ -229,7 +213,7 @@ static void sc_write_leaves_hole(void)
 	ck_assert_uint_eq(pblk, 0);
 	expect_content(ino, want, len);
 	/* Fill block 0: a cluster of its own unless bigalloc shares one. */
-	fill(want, 5, 6);
+	fixture_fill(want, 5, 6);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, want, 5, 0));
 	expect_blocks(ino, len, csize > 2 * bs + 7 ? 1 : 2);
 	finish(ino, want, len);
@@ -245,7 +229,7 @@ static void sc_inline_truncate(void)
 	size_t vlen = 1;
 	ext2_ino_t ino = make_file("f");
 
-	fill(want, cap, 7);
+	fixture_fill(want, cap, 7);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, want, cap, 0));
 	OP(ino, e2x_file_truncate(fx.fs, ino, 10, 0));
 	expect_inline(ino, 10);
@@ -270,7 +254,7 @@ static void sc_large_write_from_empty(void)
 	unsigned char *buf = malloc(len);
 	ext2_ino_t ino = make_file("f");
 
-	fill(buf, len, 8);
+	fixture_fill(buf, len, 8);
 	expect_inline(ino, 0);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, len, 0));
 	expect_blocks(ino, len, clusters_for(len));
@@ -330,7 +314,7 @@ static void sc_pack_refused_promote_forced(void)
 	ext2_ino_t a = make_file("a"), b = make_file("b");
 	uint64_t v;
 
-	fill(buf, cap + 1, 9);
+	fixture_fill(buf, cap + 1, 9);
 	OP(a, e2x_file_write(fx.fs, a, 0, buf, cap + 1, 0));
 	v = version(a);
 	ck_assert_int_eq(e2x_file_pack(fx.fs, a, 0), E2X_ERR_INLINE_TOO_BIG);
@@ -352,7 +336,7 @@ static void sc_truncate_frees_clusters(void)
 	unsigned char *buf = malloc(len);
 	ext2_ino_t ino = make_file("f");
 
-	fill(buf, len, 10);
+	fixture_fill(buf, len, 10);
 	OP(ino, e2x_file_write(fx.fs, ino, 0, buf, len, 0));
 	expect_blocks(ino, len, 3);
 	OP(ino, e2x_file_truncate(fx.fs, ino, bs / 2, 0));
@@ -451,7 +435,7 @@ START_TEST(write_until_full)
 	len = (size_t)ext2fs_free_blocks_count(fx.fs->super) * bs + 64 * csize;
 	buf = malloc(len);
 	ck_assert_ptr_nonnull(buf);
-	fill(buf, len, 11);
+	fixture_fill(buf, len, 11);
 	ino = make_file("f");
 	v0 = version(ino);
 	err = e2x_file_write(fx.fs, ino, 0, buf, len, 0);
@@ -475,7 +459,7 @@ START_TEST(pack_all_converts_what_fits)
 	uint64_t vbig, vfast;
 
 	setup(_i);
-	fill(buf, cap + 1, 12);
+	fixture_fill(buf, cap + 1, 12);
 	small = make_file("small");
 	OP(small, e2x_file_write(fx.fs, small, 0, buf, 100, 0));
 	OP(small, e2x_file_promote(fx.fs, small, 0));

@@ -110,14 +110,6 @@ static uint64_t at(const struct pos *p)
 			  p->bytes);
 }
 
-static void fill(unsigned char *buf, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = (unsigned char)((i * 131 + seed) % 251 + 1);
-}
-
 static void load(ext2_ino_t ino)
 {
 	ck_assert_int_eq(e2x_read_inode(fx.fs, ino, &ib.in), 0);
@@ -125,16 +117,10 @@ static void load(ext2_ino_t ino)
 
 static uint64_t version(ext2_ino_t ino)
 {
-	load(ino);
-	return e2x_inode_get_version(&ib.in, EXT2_INODE_SIZE(fx.fs->super));
+	return fixture_version(&fx, ino, &ib.in);
 }
 
-#define OP(ino, call)                                                       \
-	do {                                                                \
-		uint64_t v0_ = version(ino);                                \
-		ck_assert_int_eq((call), 0);                                \
-		ck_assert_uint_eq(version(ino), v0_ + 1);                   \
-	} while (0)
+#define OP(ino, call) FIXTURE_OP(&fx, ino, &ib.in, call)
 
 static int run(const char *cmd)
 {
@@ -297,7 +283,7 @@ START_TEST(geometry_x_scenario)
 			size = off;
 		} else {
 			len = at(&sc->ops[i].len);
-			fill(model + off, len, (unsigned int)i * 7 + 1);
+			fixture_fill(model + off, len, (unsigned int)i * 7 + 1);
 			OP(ino, e2x_file_write(fx.fs, ino, off, model + off,
 					       len, 0));
 			if (off + len > size)
@@ -381,7 +367,7 @@ START_TEST(stays_indirect_after_extents_on)
 	FILE *f;
 
 	ck_assert_ptr_nonnull(model);
-	fill(model, 5 * 1024, 11);
+	fixture_fill(model, 5 * 1024, 11);
 	snprintf(src, sizeof(src), "%s/e2x-unit-src-%d",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
 						       : "/tmp", (int)getpid());
@@ -401,7 +387,7 @@ START_TEST(stays_indirect_after_extents_on)
 	ck_assert_int_eq(ext2fs_namei(fx.fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
 				      "f", &ino), 0);
 	expect_map(ino, 5 * 1024, 1);
-	fill(model + 5 * 1024, size - 5 * 1024, 12);
+	fixture_fill(model + 5 * 1024, size - 5 * 1024, 12);
 	OP(ino, e2x_file_write(fx.fs, ino, 5 * 1024, model + 5 * 1024,
 			       size - 5 * 1024, 0));
 	expect_map(ino, size, 1);
@@ -464,8 +450,8 @@ START_TEST(kernel_round_trip)
 		model[i] = calloc(1, size + 100);
 		ck_assert_ptr_nonnull(model[i]);
 		/* the last file is sparse: a head and a tail in triple */
-		fill(model[i], i + 1 < nfiles ? size : 100, (unsigned)i);
-		fill(model[i] + size - 100, 100, (unsigned)i + 50);
+		fixture_fill(model[i], i + 1 < nfiles ? size : 100, (unsigned)i);
+		fixture_fill(model[i] + size - 100, 100, (unsigned)i + 50);
 		snprintf(name, sizeof(name), "f%zu", i);
 		inos[i] = make_inode(name, LINUX_S_IFREG | 0644,
 				     EXT2_FT_REG_FILE);

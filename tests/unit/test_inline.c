@@ -38,14 +38,6 @@ static ext2_ino_t new_file(void)
 	return ino;
 }
 
-static void fill(unsigned char *buf, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = (unsigned char)((i * 131 + seed) % 251 + 1);
-}
-
 START_TEST(capacity_per_inode_size)
 {
 	size_t cap = 0;
@@ -70,7 +62,7 @@ START_TEST(set_capacity_roundtrip)
 	fixture_mkfs(&fx, caps[_i].opts, "8M");
 	ino = new_file();
 	ck_assert_int_eq(e2x_inline_capacity(fx.fs, ino, &ib.in, &cap), 0);
-	fill(in, cap, 3);
+	fixture_fill(in, cap, 3);
 	ck_assert_int_eq(e2x_inline_set(fx.fs, ino, &ib.in, in, cap + 1),
 			 E2X_ERR_INLINE_TOO_BIG);
 	ck_assert_int_eq(e2x_inline_set(fx.fs, ino, &ib.in, in, cap), 0);
@@ -104,7 +96,7 @@ START_TEST(small_content_keeps_empty_value)
 
 	fixture_mkfs(&fx, "-I 256 -O inline_data", "8M");
 	ino = new_file();
-	fill(in, sizeof(in), 9);
+	fixture_fill(in, sizeof(in), 9);
 	ck_assert_int_eq(e2x_inline_set(fx.fs, ino, &ib.in, in, 100 - 40), 0);
 	ck_assert_int_eq(e2x_inline_set(fx.fs, ino, &ib.in, in, 10), 0);
 	ck_assert_int_eq(e2x_xattr_ibody_get(fx.fs, &ib.in, 7, "data", NULL, 0,
@@ -133,7 +125,7 @@ START_TEST(clear_then_block_map)
 
 	fixture_mkfs(&fx, "-I 256 -O inline_data", "8M");
 	ino = new_file();
-	fill(in, sizeof(in), 1);
+	fixture_fill(in, sizeof(in), 1);
 	ck_assert_int_eq(e2x_inline_set(fx.fs, ino, &ib.in, in, sizeof(in)),
 			 0);
 	ck_assert_int_eq(e2x_inline_clear(fx.fs, ino, &ib.in), 0);
