@@ -1,13 +1,12 @@
 /*
- * csum.h --- inode and directory block checksums verified with the CPU's
- * crc32c instruction where there is one (csum.c).
+ * csum.h --- inode, directory block and bitmap checksums verified fast,
+ * every mismatch confirmed by libext2fs (csum.c).
  */
 #ifndef E2FSCK_CSUM_H
 #define E2FSCK_CSUM_H
 
 #include "e2x.h"
 
-uint32_t fsck_crc32c(uint32_t crc, const void *buf, size_t len);
 /* 1 when the inode's checksum is right (ISIZE bytes at IN, the on-disk
  * inode size; IN is not changed). */
 int fsck_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino,

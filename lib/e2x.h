@@ -41,6 +41,10 @@ errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 			  struct ext2_inode_large *inode);
 
+/* crc32c.c --- crc32c(CRC, P, LEN), the value ext2fs_crc32c_le() gives,
+ * with the CPU's instruction where there is one. */
+uint32_t e2x_crc32c(uint32_t crc, const void *p, size_t len);
+
 /* Area headers (one per concept). */
 #include "e2x-geometry.h"
 #include "e2x-inline.h"

@@ -59,8 +59,6 @@ struct itree_ctx {
 #define ITREE_UNDER_Q		1
 #define ITREE_MERGE_16		15
 
-/* itree_crc.c: crc32c, as ext2fs_crc32c_le() computes it */
-uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len);
 
 /* itree_memo.c: node bytes whose checksum was verified (or written) */
 int itree_memo_hit(uint32_t seed, blk64_t blk, const char *buf,

@@ -96,9 +96,9 @@ uint32_t itree_csum_of(uint32_t seed, const char *buf, blk64_t blk,
 	uint32_t crc;
 	size_t at = offsetof(struct e2x_itree_node, in_checksum);
 
-	crc = itree_crc32c(seed, &b, 8);
-	crc = itree_crc32c(crc, buf, at);
-	return itree_crc32c(crc, buf + at + 4, bs - at - 4);
+	crc = e2x_crc32c(seed, &b, 8);
+	crc = e2x_crc32c(crc, buf, at);
+	return e2x_crc32c(crc, buf + at + 4, bs - at - 4);
 }
 
 uint32_t itree_node_csum(struct itree_ctx *c, const char *buf, blk64_t blk)

@@ -90,7 +90,7 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_iterate.c \
 	lib/itree_verify.c \
 	lib/itree_stats.c \
-	lib/itree_crc.c \
+	lib/crc32c.c \
 	lib/itree_memo.c
 e2xinclude_HEADERS += lib/e2x-itree.h
 

@@ -1,13 +1,14 @@
 /*
- * itree_crc.c --- crc32c for itree node checksums: the SSE4.2 instruction
- * (three streams at once for long buffers) when the CPU has it, else
- * libext2fs' table code.  Same value either way: the unit tests recompute
- * node checksums of every block size with ext2fs_crc32c_le().
+ * crc32c.c --- crc32c for the checksums libe2x and e2fsck compute in hot
+ * paths (itree nodes, inodes, directory blocks, bitmaps): the SSE4.2
+ * instruction (three streams at once for long buffers) when the CPU has
+ * it, else libext2fs' table code.  Same value either way: the unit tests
+ * recompute node checksums of every block size with ext2fs_crc32c_le().
  */
 #include "config.h"
 #include <pthread.h>
 #include <string.h>
-#include "itree-int.h"
+#include "e2x.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("sse4.2")))
@@ -160,7 +161,7 @@ static uint32_t crc32c_hw3(uint32_t crc, const unsigned char *p, size_t len)
 	return crc32c_hw(crc, p + 3 * seg, len - 3 * seg);
 }
 
-uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len)
+uint32_t e2x_crc32c(uint32_t crc, const void *p, size_t len)
 {
 	static int hw = -1;
 
@@ -175,7 +176,7 @@ uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len)
 	return crc32c_hw(crc, p, len);
 }
 #else
-uint32_t itree_crc32c(uint32_t crc, const void *p, size_t len)
+uint32_t e2x_crc32c(uint32_t crc, const void *p, size_t len)
 {
 	return ext2fs_crc32c_le(crc, p, len);
 }
