@@ -191,16 +191,6 @@ static errcode_t content_read(struct fop *op, uint64_t offset, char *buf,
 	return blocks_read(op, offset, buf, len);
 }
 
-/* A new block for the hole at LBLK, in whichever map the inode uses. */
-static errcode_t alloc_block(struct fop *op, blk64_t lblk, blk64_t *pblk)
-{
-	if (e2x_file_is_indirect(op->fs, op->inode))
-		return e2x_indirect_alloc_block(op->fs, op->ino, op->inode,
-						lblk, pblk);
-	return e2x_alloc_file_block(op->fs, op->ino, op->inode, lblk,
-				    E2X_ALLOC_NOZERO, pblk);
-}
-
 /* EXT2_ET_FILE_TOO_BIG when content up to END bytes cannot be mapped. */
 static errcode_t check_reach(struct fop *op, uint64_t end)
 {
@@ -235,7 +225,10 @@ static errcode_t blocks_write(struct fop *op, uint64_t offset,
 		if (err)
 			return err;
 		if (!pblk) {
-			err = alloc_block(op, lblk, &pblk);
+			/* in whichever map the inode uses */
+			err = e2x_alloc_file_block(op->fs, op->ino, op->inode,
+						   lblk, E2X_ALLOC_NOZERO,
+						   &pblk);
 			if (err)
 				return err;
 			memset(op->blk, 0, bs);
