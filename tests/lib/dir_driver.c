@@ -203,7 +203,10 @@ static void churn(ext2_filsys fs, ext2_ino_t *dirs)
 				struct rec *f;
 				char old[320];
 
-				snprintf(old, sizeof(old), "%s", r->path);
+				if (snprintf(old, sizeof(old), "%s", r->path) >=
+				    (int)sizeof(old))
+					die("path too long",
+					    EXT2_ET_INVALID_ARGUMENT);
 				f = find(old, "fifo");
 				if (f) {
 					f->live = 0;
