@@ -93,6 +93,37 @@ void fixture_drop(struct fixture *fx)
 	fx->path[0] = 0;
 }
 
+const char *fixture_kernel_probe(const char *fstype)
+{
+	char cmd[1024];
+	int st;
+
+	if (geteuid() != 0)
+		return "not root: no loop mounts";
+	if (access("/usr/sbin/mke2fs", X_OK) != 0)
+		return "no reference mke2fs to make the probe image";
+	snprintf(cmd, sizeof(cmd),
+		 "d=$(mktemp -d /tmp/e2x-probe-XXXXXX) || exit 1; "
+		 "trap 'umount $d/m 2>/dev/null; "
+		 "[ -n \"$l\" ] && losetup -d $l; rm -rf $d' EXIT; l=; "
+		 "mkdir $d/m && truncate -s 16M $d/img && "
+		 "/usr/sbin/mke2fs -q -F -t %s $d/img >/dev/null 2>&1 || exit 1; "
+		 "l=$(losetup -f --show $d/img 2>/dev/null) || exit 2; "
+		 "mount -t %s $l $d/m 2>/dev/null || exit 3; "
+		 "umount $d/m", fstype, fstype);
+	st = run_shell(cmd);
+	switch (st) {
+	case 0:
+		return NULL;
+	case 1:
+		return "cannot format the probe image";
+	case 2:
+		return "no loop devices";
+	default:
+		return "the kernel does not mount a reference-made image";
+	}
+}
+
 void fixture_fill(unsigned char *buf, size_t len, unsigned int seed)
 {
 	size_t i;

@@ -28,6 +28,15 @@ int fixture_ref_fsck(struct fixture *fx);
 /* Close if open and remove the file. */
 void fixture_drop(struct fixture *fx);
 
+/*
+ * Can this machine mount an image at all?  Formats a small image with the
+ * reference "mke2fs -t FSTYPE", attaches a loop device and mounts it as
+ * FSTYPE.  Returns NULL when it can, else the reason to SKIP.  Call
+ * it once while building the suite: once a reference-made image mounts, a
+ * kernel that refuses one of ours is a failure, not a skip.
+ */
+const char *fixture_kernel_probe(const char *fstype);
+
 /* Deterministic test content for SEED: LEN bytes, none of them zero. */
 void fixture_fill(unsigned char *buf, size_t len, unsigned int seed);
 /* Read inode INO into IN (a buffer of the full inode size) and return its
