@@ -2,15 +2,21 @@
 # hash.sh --- dx_hash (hash.cases) must give the reference debugfs' hash
 # and minor hash for the signed algorithms; the unsigned variants (which
 # the reference cannot name) must equal the signed ones on ASCII names and
-# differ on names with bytes >= 0x80.
+# differ on names with bytes >= 0x80.  Then the hash choice on an image:
+# a file system flagged unsigned_directory_hash gets an htree of such names
+# through our debugfs, and the reference e2fsck (which hashes them
+# unsigned) must find each entry where its hash belongs.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 LC_ALL=C; export LC_ALL
 here=$top_srcdir/tests/d
 dbg=$top_builddir/debugfs/debugfs
+mkfs=${E2X_TEST_MKE2FS:-$top_builddir/mke2fs/mke2fs}
 ref=/usr/sbin/debugfs
+fsck=/usr/sbin/e2fsck
 [ -x "$dbg" ] || { echo "FAIL: no debugfs at $dbg"; exit 1; }
-[ -x "$ref" ] || { echo "SKIP: no reference debugfs"; exit 77; }
+[ -x "$mkfs" ] || { echo "FAIL: no mke2fs at $mkfs"; exit 1; }
+[ -x "$ref" ] && [ -x "$fsck" ] || { echo "SKIP: no reference e2fsprogs"; exit 77; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-hash.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -51,5 +57,27 @@ while IFS='|' read -r alg seed name <&3; do
 			  fails=$((fails + 1)); }
 	fi
 done 3< "$work/cases"
+
+# 300 names with bytes >= 0x80 in a 1 KiB-block directory: an htree
+img=$work/img
+"$mkfs" -q -F -t ext4 -b 1024 "$img" 16M &&
+	"$dbg" -w -R "ssv flags 2" "$img" ||
+	{ echo "FAIL: cannot make the unsigned-hash image"; exit 1; }
+{ echo "mkdir d"
+  seq 1 300 | sed "s|.*|mknod d/caf$(printf '\303\251')-&-$(printf '\377') p|"
+} > "$work/cmds"
+n=$((n + 1))
+if ! "$dbg" -w -f "$work/cmds" "$img" > /dev/null 2> "$work/err" ||
+	[ -s "$work/err" ]; then
+	echo "FAIL: unsigned image: the session failed: $(head -2 "$work/err")"
+	fails=$((fails + 1))
+elif ! "$ref" -R "htree d" "$img" 2>/dev/null | grep -q 'Number of entries'; then
+	echo "FAIL: unsigned image: /d did not become an htree"
+	fails=$((fails + 1))
+elif ! "$fsck" -fn "$img" > "$work/fsck" 2>&1; then
+	echo "FAIL: unsigned image: the reference e2fsck finds problems:"
+	grep -v '^Pass\|^e2fsck' "$work/fsck" | head -6
+	fails=$((fails + 1))
+fi
 echo "$n cases, $fails failed"
 [ $fails = 0 ]

@@ -138,6 +138,9 @@ kernel_touch() {
 	done
 }
 
+[ -n "${E2X_LONG:-}" ] ||
+	echo "note: E2X_LONG unset: the $(grep -vc '^#' "$here/write_long.cases")" \
+		"larger rows of write_long.cases are not run"
 { cat "$here/write.cases"
   [ -n "${E2X_LONG:-}" ] && cat "$here/write_long.cases"; } |
 	grep -v '^#' | grep . > "$work/cases"

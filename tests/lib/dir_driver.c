@@ -4,10 +4,13 @@
  * its own bookkeeping, not from the library), lists an image through the
  * library (verifying every directory), and drops itrees.
  *
- *   dir_driver build IMAGE [itree] [deep]
+ *   dir_driver build IMAGE [itree] [deep] [unsigned]
  *                                    expected listing on stdout; deep: long
  *                                    names and 40,000 entries in "big", whose
- *                                    index must reach a third level
+ *                                    index must reach a third level;
+ *                                    unsigned: the file system hashes names
+ *                                    unsigned, and file names carry bytes
+ *                                    >= 0x80 (where the two hashes differ)
  *   dir_driver list IMAGE            library listing on stdout; exit 1 on
  *                                    any e2x_dir_verify problem
  *   dir_driver dropitree IMAGE       drop every itree, clear the feature
@@ -95,14 +98,16 @@ static const struct dirspec specs[] = {
 /* "big" in deep mode: 240-byte names, mostly hard links. */
 static const struct dirspec deep_big = { "big", 4000, 36000, 40, 10, 5 };
 static int deep;
+static int unsigned_hash;
 
 /* File names; 240 bytes long in deep mode (padded with 'x'). */
 static void file_name(char *buf, size_t size, const char *kind, int i)
 {
 	size_t n;
 
-	snprintf(buf, size, "%s-%d-%llx", kind, i,
-		 (unsigned long long)(rnd() & 0xffffff));
+	snprintf(buf, size, "%s-%d-%llx%s", kind, i,
+		 (unsigned long long)(rnd() & 0xffffff),
+		 unsigned_hash ? "-caf\xc3\xa9\xff" : "");
 	n = strlen(buf);
 	if (deep && n < 240 && size > 240) {
 		memset(buf + n, 'x', 240 - n);
@@ -254,6 +259,11 @@ static int cmd_build(const char *image, int itree)
 		die("open", err);
 	if (itree) {
 		fs->super->s_feature_ro_compat |= E2X_FEATURE_RO_COMPAT_ITREE;
+		ext2fs_mark_super_dirty(fs);
+	}
+	if (unsigned_hash) {
+		fs->super->s_flags &= ~EXT2_FLAGS_SIGNED_HASH;
+		fs->super->s_flags |= EXT2_FLAGS_UNSIGNED_HASH;
 		ext2fs_mark_super_dirty(fs);
 	}
 	for (i = 0; i < NSPECS; i++) {
@@ -420,6 +430,7 @@ int main(int argc, char **argv)
 		for (i = 3; i < argc; i++) {
 			itree |= !strcmp(argv[i], "itree");
 			deep |= !strcmp(argv[i], "deep");
+			unsigned_hash |= !strcmp(argv[i], "unsigned");
 		}
 		return cmd_build(argv[2], itree);
 	}

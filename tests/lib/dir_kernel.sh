@@ -15,6 +15,7 @@
 # Needs root and loop devices; SKIP (77) otherwise.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
+LC_ALL=C; export LC_ALL	# names with bytes >= 0x80 sort and print as bytes
 driver=$top_builddir/tests/lib/dir_driver
 mkfs=${E2X_TEST_MKE2FS:-$top_builddir/mke2fs/mke2fs}
 fsck=/usr/sbin/e2fsck
@@ -43,12 +44,14 @@ mkdir -p "$mnt" || exit 1
 
 # name|mke2fs options|itree (1: set the feature, mount read-only)|deep
 # (1: long names, the htree of "big" reaches a third level, large_dir)
-geometries='4k-csum|-b 4096 -N 40000|0|0
-1k-inline|-b 1024 -I 512 -O inline_data -N 40000|0|0
-bigalloc|-b 4096 -O bigalloc -C 16384 -N 30000|0|0
-4k-nocsum-inline|-b 4096 -O ^metadata_csum,inline_data -N 40000|0|0
-itree|-b 4096 -N 40000|1|0
-1k-large_dir-3-levels|-b 1024 -O large_dir -N 16000|0|1'
+# |unsigned (1: the unsigned name hash, file names with bytes >= 0x80)
+geometries='4k-csum|-b 4096 -N 40000|0|0|0
+1k-inline|-b 1024 -I 512 -O inline_data -N 40000|0|0|0
+bigalloc|-b 4096 -O bigalloc -C 16384 -N 30000|0|0|0
+4k-nocsum-inline|-b 4096 -O ^metadata_csum,inline_data -N 40000|0|0|0
+itree|-b 4096 -N 40000|1|0|0
+1k-unsigned-hash|-b 1024 -N 40000|0|0|1
+1k-large_dir-3-levels|-b 1024 -O large_dir -N 16000|0|1|0'
 
 fail() { echo "FAIL: $geo: $*"; echo "$geo" >> "$work/failures"; }
 
@@ -106,7 +109,7 @@ dmesg_bad() {
 	klog_complaints "${loop##*/}"
 }
 
-echo "$geometries" | while IFS='|' read -r geo opts itree deep; do
+echo "$geometries" | while IFS='|' read -r geo opts itree deep uns; do
 	img=$work/$geo.img
 	rm -f "$img"
 	if ! $mkfs -q -F -t ext4 $opts "$img" 512M >/dev/null 2>&1; then
@@ -116,6 +119,7 @@ echo "$geometries" | while IFS='|' read -r geo opts itree deep; do
 	arg=
 	[ "$itree" = 1 ] && arg=itree
 	[ "$deep" = 1 ] && arg="$arg deep"
+	[ "$uns" = 1 ] && arg="$arg unsigned"
 	if ! "$driver" build "$img" $arg > "$work/expected.raw"; then
 		fail "driver build"
 		continue

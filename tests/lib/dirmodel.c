@@ -34,6 +34,8 @@ struct config {
 	int link_pct;		/* share of adds that are hard links */
 	int long_only;
 	int big_pct;		/* share of operations on the big dir */
+	int unsigned_hash;	/* hash names unsigned; names get bytes
+				 * >= 0x80, where the two hashes differ */
 };
 
 static const struct config configs[] = {
@@ -57,6 +59,8 @@ static const struct config configs[] = {
 	 * whose entry 0 exceeded a separator ("keys out of order") */
 	{ "itree-1k-inline", "-b 1024 -I 512 -O inline_data -N 40000", "128M",
 	  10000, 5000, 2500, 54, 1, 30, 0, 70 },
+	{ "1k-unsigned-hash", "-b 1024 -N 20000", "64M", 8000, 4000, 2000, 10,
+	  0, 30, 0, 70, 1 },
 	{ "million", "-b 4096 -O large_dir -N 250000", "4G", 2400000, 1100000,
 	  500000, 9, 0, 95, 1, 97 },
 };
@@ -195,15 +199,20 @@ static void model_del(struct model *m, struct entry *e)
 
 /* Names: mostly short from a small alphabet (so collisions happen), some
  * long, a few of 255 bytes. */
+/* Names of the unsigned-hash configuration also take bytes >= 0x80. */
+static int high_bytes;
+
 static unsigned int random_name(char *buf)
 {
-	static const char alpha[] = "abcdefghijklmnopqrstuvwxyz0123456789_-.";
+	static const char alpha[] = "abcdefghijklmnopqrstuvwxyz0123456789_-."
+				    "\xc3\xa9\xe2\x82\xac\x80\xff";
+	size_t nalpha = sizeof(alpha) - 1 - (high_bytes ? 0 : 7);
 	unsigned int len, i, r = (unsigned int)rnd_below(100);
 
 	len = r < 60 ? 1 + (unsigned int)rnd_below(8) :
 	      r < 97 ? 8 + (unsigned int)rnd_below(40) : 255;
 	for (i = 0; i < len; i++)
-		buf[i] = alpha[rnd_below(sizeof(alpha) - 1)];
+		buf[i] = alpha[rnd_below(nalpha)];
 	if ((len == 1 && buf[0] == '.') ||
 	    (len == 2 && buf[0] == '.' && buf[1] == '.'))
 		buf[0] = 'x';
@@ -506,6 +515,12 @@ START_TEST(model_run)
 	ck_assert_str_eq(seed_of(fs, name, sizeof(name)), uuid);
 	if (c->itree) {
 		fs->super->s_feature_ro_compat |= E2X_FEATURE_RO_COMPAT_ITREE;
+		ext2fs_mark_super_dirty(fs);
+	}
+	high_bytes = c->unsigned_hash;
+	if (c->unsigned_hash) {
+		fs->super->s_flags &= ~EXT2_FLAGS_SIGNED_HASH;
+		fs->super->s_flags |= EXT2_FLAGS_UNSIGNED_HASH;
 		ext2fs_mark_super_dirty(fs);
 	}
 	for (d = 0; d < NDIRS; d++) {
