@@ -9,4 +9,5 @@ EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/damage.sh tests/fsck/options.sh tests/fsck/workload.py \
 	tests/fsck/feature-sets.tsv tests/fsck/corpus-missed.txt \
 	tests/fsck/damage-cases.tsv tests/fsck/options-cases.tsv \
-	tests/fsck/corpus-optimize.txt
+	tests/fsck/corpus-optimize.txt tests/fsck/corpus-codes.tsv \
+	tests/fsck/corpus-repaired.txt
