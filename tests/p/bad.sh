@@ -27,7 +27,8 @@ setup_journal()
 	"$REF_MKE2FS" -q -F -t ext4 "$src" 64M >/dev/null 2>&1
 	debugfs -w -R "feature needs_recovery" "$src" >/dev/null 2>&1
 }
-# Run as nobody: a file nobody may read.
+# Run as nobody: a file nobody may read.  Nobody runs a copy of our
+# mke2fs (unprivileged_copy), as the build may be out of its reach.
 setup_unreadable()
 {
 	src=$SCRATCH/unreadable
@@ -38,6 +39,12 @@ setup_unreadable()
 	chmod 777 "$SCRATCH/t-unreadable"
 	chown 65534 "$tgt"
 	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	if unprivileged_copy "$E2X_MKE2FS"; then
+		prog=("${UNPRIV_CMD[@]}")
+	else
+		fail unreadable "uid 65534 cannot run a copy of $E2X_MKE2FS"
+		prog=(false)
+	fi
 }
 setup_no_space()
 {
@@ -58,10 +65,10 @@ while IFS=$'\t' read -r -u 3 name code msg state; do
 	mkdir -p "$SCRATCH/t-$name"
 	tgt=$SCRATCH/t-$name/target.img
 	"$REF_MKE2FS" -q -F -t ext4 "$tgt" 32M >/dev/null 2>&1
-	size=32M opts= as_user=
+	size=32M opts= as_user= prog=("$E2X_MKE2FS")
 	setup_${name//-/_}
 	before=$(md5sum < "$tgt")
-	$as_user "$E2X_MKE2FS" -q -F -t ext4 $opts -d "$src" "$tgt" $size \
+	$as_user "${prog[@]}" -q -F -t ext4 $opts -d "$src" "$tgt" $size \
 		> "$SCRATCH/out" 2>&1
 	rc=$?
 	out=$(cat "$SCRATCH/out")

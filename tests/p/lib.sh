@@ -42,6 +42,29 @@ cleanup()
 	fi
 }
 
+# unprivileged_copy PROG: set the array UNPRIV_CMD to a command that runs
+# PROG and that the unprivileged user (uid 65534) can reach.  The build may sit where that
+# user cannot go (a clone under /root, mode 0700), so the program - the
+# real binary behind a libtool wrapper, with the build's shared libe2x -
+# is copied to $SCRATCH/bin first; the copy is tried as that user.
+unprivileged_copy()
+{
+	local prog=$1 dir=$SCRATCH/bin real
+	real=$(dirname "$prog")/.libs/$(basename "$prog")
+	mkdir -p "$dir" && chmod 755 "$SCRATCH" "$dir" || return 1
+	if grep -q 'libtool' "$prog" 2>/dev/null && [ -x "$real" ]; then
+		cp "$real" "$dir/" &&
+			cp -P "${top_builddir:?}"/lib/.libs/libe2x.so* "$dir/" ||
+			return 1
+	else
+		cp "$prog" "$dir/" || return 1
+	fi
+	chmod -R a+rX "$dir"
+	UNPRIV_CMD=(env "LD_LIBRARY_PATH=$dir" "$dir/$(basename "$prog")")
+	setpriv --reuid=65534 --regid=65534 --clear-groups "${UNPRIV_CMD[@]}" \
+		-V >/dev/null 2>&1
+}
+
 make_scratch()
 {
 	# tmpfs when there is one: the trees are many small files
