@@ -6,7 +6,8 @@
 # fsync'ed file intact and mounts without kernel complaints; its replay
 # is byte-identical to the reference debugfs journal_run but for time
 # stamps; the files are those the reference e2fsck -fy gives; our e2fsck -fy (when built; off with
-# E2X_CRASH_E2FSCK=0) must give the same.  E2X_LONG=1: more seeds;
+# E2X_CRASH_E2FSCK=0) must give the same.  The "revoke" workload must leave
+# revoke records in the log (our scan counts them).  E2X_LONG=1: more seeds;
 # E2X_SEEDS="a b c" to choose; E2X_CASES="name ..." to filter.
 . "$top_srcdir/tests/j/lib.sh"
 T=$(mktemp -d /tmp/h7-crash.XXXXXX)
@@ -108,6 +109,10 @@ run_case() {
 	if [ "$flags" = orphans ]; then
 		rel=$(echo "$out" | sed -n 's/.* released=\([0-9]*\).*/\1/p')
 		[ "${rel:-0}" -ge 2 ] || fail "$name/$seed: orphans not released: $out"
+	fi
+	if [ "$flags" = revoke ]; then
+		rv=$(echo "$out" | sed -n 's/.* revoke_records=\([0-9]*\).*/\1/p')
+		[ "${rv:-0}" -gt 0 ] || fail "$name/$seed: no revoke records: $out"
 	fi
 	nf=$(wc -l <"$T/manifest")
 	total_tx=$((total_tx + tx))

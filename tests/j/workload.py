@@ -2,17 +2,22 @@
 # workload.py --- seeded file-system workload stopped mid-flight with the
 # EXT4_IOC_SHUTDOWN ioctl (no log flush), for the crash-recovery tests.
 #
-# usage: workload.py MOUNTPOINT SEED MANIFEST [orphans]
+# usage: workload.py MOUNTPOINT SEED MANIFEST [orphans|revoke]
 # MANIFEST gets one "sha256  relative/path" line per file that was
 # fsync'ed after its last change (those must survive the crash intact).
 # With "orphans", files are opened, unlinked and held open at shutdown.
-import fcntl, hashlib, os, random, struct, sys, threading
+# With "revoke", metadata blocks are freed and reused inside the log:
+# directories and extent-tree files are made and committed, removed and
+# committed (revoke records), then fsync'ed files take their blocks; a
+# replay that writes the old metadata copies over them loses their data.
+import ctypes, fcntl, hashlib, os, random, struct, sys, threading
 
 EXT4_IOC_SHUTDOWN = 0x8004587D          # _IOR('X', 125, __u32)
 EXT4_GOING_FLAGS_NOLOGFLUSH = 2
 
 mnt, seed, manifest = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 orphans = len(sys.argv) > 4 and sys.argv[4] == "orphans"
+revoke = len(sys.argv) > 4 and sys.argv[4] == "revoke"
 rnd = random.Random(seed)
 files = {}          # relative path -> bytes content (live, not frozen)
 frozen = {}         # relative path -> sha256 of content at last fsync
@@ -162,7 +167,52 @@ def in_flight(stop):
         pass
 
 
+def sync_fs():
+    """syncfs(2) on the mount: the running transaction commits."""
+    fd = os.open(mnt, os.O_RDONLY)
+    rc = ctypes.CDLL(None, use_errno=True).syncfs(fd)
+    os.close(fd)
+    if rc != 0:
+        raise OSError(ctypes.get_errno(), "syncfs")
+
+
+def free_and_reuse_metadata():
+    """Directory and extent-tree blocks: journaled, freed (revoked), then
+    taken by fsync'ed file data, all within the log."""
+    os.mkdir(path("meta"))
+    for d in range(rnd.randrange(30, 40)):
+        os.mkdir(path("meta/d%02d" % d))
+        for i in range(60):
+            open(path("meta/d%02d/entry-with-a-long-name-%04d" % (d, i)),
+                 "wb").close()
+    for f in range(4):      # every other block: an extent tree with leaves
+        with open(path("meta/tree%d" % f), "wb") as fh:
+            for b in range(0, 2400, 2):
+                fh.seek(b * 1024)
+                fh.write(b"x" * 1024)
+    sync_fs()
+    for d in sorted(os.listdir(path("meta"))):
+        p = path("meta/" + d)
+        if os.path.isdir(p):
+            for n in os.listdir(p):
+                os.unlink(os.path.join(p, n))
+            os.rmdir(p)
+        else:
+            os.unlink(p)
+    sync_fs()               # the frees (and their revoke records) commit
+    for i in range(40):
+        rel = "reuse%02d" % i
+        data = payload(rnd.randrange(20000, 60000))
+        with open(path(rel), "wb") as fh:
+            fh.write(data)
+        files[rel] = data
+    while files:
+        op_fsync()
+
+
 held = []
+if revoke:
+    free_and_reuse_metadata()
 run_ops(rnd.randrange(150, 400))
 if orphans:
     # unlinked while open: on the on-disk orphan list once committed
