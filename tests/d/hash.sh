@@ -16,7 +16,8 @@ ref=/usr/sbin/debugfs
 fsck=/usr/sbin/e2fsck
 [ -x "$dbg" ] || { echo "FAIL: no debugfs at $dbg"; exit 1; }
 [ -x "$mkfs" ] || { echo "FAIL: no mke2fs at $mkfs"; exit 1; }
-[ -x "$ref" ] && [ -x "$fsck" ] || { echo "SKIP: no reference e2fsprogs"; exit 77; }
+[ -x "$ref" ] && [ -x "$fsck" ] ||
+	{ echo "SKIP: no reference e2fsprogs"; exit 77; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-hash.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -71,7 +72,8 @@ if ! "$dbg" -w -f "$work/cmds" "$img" > /dev/null 2> "$work/err" ||
 	[ -s "$work/err" ]; then
 	echo "FAIL: unsigned image: the session failed: $(head -2 "$work/err")"
 	fails=$((fails + 1))
-elif ! "$ref" -R "htree d" "$img" 2>/dev/null | grep -q 'Number of entries'; then
+elif ! "$ref" -R "htree d" "$img" 2>/dev/null |
+	grep -q 'Number of entries'; then
 	echo "FAIL: unsigned image: /d did not become an htree"
 	fails=$((fails + 1))
 elif ! "$fsck" -fn "$img" > "$work/fsck" 2>&1; then

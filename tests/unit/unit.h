@@ -5,9 +5,10 @@
  *
  * Cases that cannot run here are never passed quietly: the suite function
  * (which runs in the parent, before any case) calls e2x_unit_skip() with
- * their name and the reason and leaves them out or lets them return.  The program then
- * exits 77 (automake's SKIP) when nothing failed, and fails instead when
- * E2X_NO_SKIP is set (CI, where everything a test needs is present).
+ * their name and the reason, and leaves them out or lets them return.
+ * The program then exits 77 (automake's SKIP) when nothing failed, and
+ * fails instead when E2X_NO_SKIP is set (CI, where everything a test
+ * needs is present).
  */
 #ifndef E2X_UNIT_H
 #define E2X_UNIT_H
