@@ -199,6 +199,33 @@ errcode_t e2x_dir_hash(ext2_filsys fs, ext2_ino_t dir, const char *name,
 		       unsigned int name_len, uint32_t *hash, uint32_t *minor);
 
 /*
+ * dir_name.c --- the name policy: every hash or comparison of a directory
+ * name, in lib and in the programs, goes through these.
+ */
+struct e2x_name_policy {
+	int version;		/* EXT2_HASH_*, unsigned variant applied */
+	int casefold;		/* fold names through ENCODING */
+	const uint32_t *seed;	/* s_hash_seed (zeros: the default seed) */
+	const struct ext2fs_nls_table *encoding;
+	int reserved[4];
+};
+/* VERSION as stored (dx_root or s_def_hash_version) with the superblock's
+ * unsigned-char variant applied to the legacy algorithms. */
+int e2x_name_hash_version(ext2_filsys fs, int version);
+/* The policy of a directory with inode flags DIR_FLAGS (EXT4_CASEFOLD_FL
+ * counts when the fs has an encoding) whose names hash with VERSION as
+ * stored; the seed and encoding are the file system's. */
+void e2x_name_policy_init(ext2_filsys fs, uint32_t dir_flags, int version,
+			  struct e2x_name_policy *p);
+errcode_t e2x_name_hash(const struct e2x_name_policy *p, const char *name,
+			unsigned int len, uint32_t *hash, uint32_t *minor);
+/* 1 when the names are the same name under P (NULL: byte equality). */
+int e2x_name_equal(const struct e2x_name_policy *p, const char *a,
+		   unsigned int alen, const char *b, unsigned int blen);
+/* The EXT2_FT_* an entry records for an inode of MODE (0: unknown). */
+unsigned int e2x_ftype_of_mode(unsigned int mode);
+
+/*
  * dir_ops.c --- namespace operations: inodes, link counts, '.' and '..'
  */
 /* Create directory NAME in PARENT: inline when the fs has inline_data
