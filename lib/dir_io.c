@@ -234,8 +234,7 @@ errcode_t dirh_hash(struct e2x_dirh *d, int version, const char *name,
 {
 	struct e2x_name_policy p;
 
-	e2x_name_policy_init(d->fs, d->inode->i_flags, 0, &p);
-	p.version = version;
+	e2x_name_policy_init(d->fs, d->inode->i_flags, version, &p);
 	return e2x_name_hash(&p, name, len, hash, minor);
 }
 

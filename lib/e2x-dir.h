@@ -210,11 +210,12 @@ struct e2x_name_policy {
 	int reserved[4];
 };
 /* VERSION as stored (dx_root or s_def_hash_version) with the superblock's
- * unsigned-char variant applied to the legacy algorithms. */
+ * unsigned-char variant applied to the legacy algorithms (applying it to a
+ * version already applied changes nothing). */
 int e2x_name_hash_version(ext2_filsys fs, int version);
 /* The policy of a directory with inode flags DIR_FLAGS (EXT4_CASEFOLD_FL
- * counts when the fs has an encoding) whose names hash with VERSION as
- * stored; the seed and encoding are the file system's. */
+ * counts when the fs has an encoding) whose names hash with VERSION (as
+ * stored or applied); the seed and encoding are the file system's. */
 void e2x_name_policy_init(ext2_filsys fs, uint32_t dir_flags, int version,
 			  struct e2x_name_policy *p);
 errcode_t e2x_name_hash(const struct e2x_name_policy *p, const char *name,

@@ -533,20 +533,6 @@ static errcode_t make_special(struct pop_ctx *c, void *dir,
 	return err;
 }
 
-static unsigned int ftype_of(uint32_t mode)
-{
-	switch (mode & LINUX_S_IFMT) {
-	case LINUX_S_IFREG: return EXT2_FT_REG_FILE;
-	case LINUX_S_IFDIR: return EXT2_FT_DIR;
-	case LINUX_S_IFCHR: return EXT2_FT_CHRDEV;
-	case LINUX_S_IFBLK: return EXT2_FT_BLKDEV;
-	case LINUX_S_IFIFO: return EXT2_FT_FIFO;
-	case LINUX_S_IFSOCK: return EXT2_FT_SOCK;
-	case LINUX_S_IFLNK: return EXT2_FT_SYMLINK;
-	}
-	return EXT2_FT_UNKNOWN;
-}
-
 /* ---- directories ---------------------------------------------------------- */
 
 /* Attributes of a finished directory (its link and size are the dir
@@ -620,7 +606,7 @@ static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
 
 	new->name = e->name;
 	new->name_len = e->name_len;
-	new->file_type = ftype_of(e->st.mode);
+	new->file_type = e2x_ftype_of_mode(e->st.mode);
 	if (e->st.nlink > 1)
 		seen = u64map_find(&c->links, e->st.id);
 	if (seen) {
