@@ -71,6 +71,16 @@ tests_unit_test_edit_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_edit
 endif
 
+# The name policy (lib/dir_name.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_dir_name
+tests_unit_test_dir_name_SOURCES = tests/unit/unit.h \
+	tests/unit/test_dir_name.c $(UNIT_FIXTURE)
+tests_unit_test_dir_name_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_dir_name_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_dir_name
+endif
+
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dir
 tests_unit_test_dir_SOURCES = tests/unit/unit.h tests/unit/test_dir.c \
