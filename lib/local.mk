@@ -70,6 +70,7 @@ lib_libe2x_la_SOURCES += \
 	lib/file-int.h \
 	lib/file.c \
 	lib/file_indirect.c \
+	lib/file_ranges.c \
 	lib/pack_all.c \
 	lib/inode_new.c
 
