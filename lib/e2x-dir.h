@@ -1,7 +1,9 @@
 /*
- * e2x-dir.h --- directories: the entry format (dirent.c), the inline, linear
- * and htree forms (dir_inline.c, dir_linear.c, htree.c), the dispatch API
- * every program uses (dir.c, dir_ops.c) and the checker (dir_verify.c).
+ * e2x-dir.h --- directories: the entry format (dirent.c), the name policy
+ * (dir_name.c), the API every program uses over the layered engine (dir.c
+ * dispatches to the inline, linear and htree forms; dir_change.c adds and
+ * removes with changes of form and itree upkeep; see dir-int.h), namespace
+ * operations (dir_ops.c) and the checker (dir_verify.c).
  */
 #ifndef E2X_DIR_H
 #define E2X_DIR_H
@@ -118,7 +120,7 @@ unsigned int e2x_dirregion_used(const struct e2x_dirregion *r);
 unsigned int e2x_dirregion_count(const struct e2x_dirregion *r);
 
 /*
- * dir.c --- the dispatch API over inline, linear and htree directories
+ * dir.c, dir_change.c --- the API over inline, linear and htree directories
  */
 enum e2x_dir_order {
 	E2X_DIR_ORDER_DISK = 0,	/* as stored */

@@ -28,13 +28,18 @@ for o in "$@"; do
 		$1 == "U" { print f, "U", $2; next }
 		NF == 3 && $2 ~ /^[TDBRGSVW]$/ { print f, "D", $3 }'
 done | awk -v verbose="$verbose" '
+BEGIN {
+	prints = "^(printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|" \
+		 "fputc|putc|fwrite|perror|com_err|stdout|stderr|" \
+		 "__printf_chk|__fprintf_chk|__vfprintf_chk)$"
+}
 $2 == "D" { def[$3] = $1; next }
 $2 == "U" { use[++nu] = $1 SUBSEP $3 }
 END {
 	for (i = 1; i <= nu; i++) {
 		split(use[i], p, SUBSEP)
 		a = p[1]; s = p[2]
-		if (s ~ /^(printf|fprintf|vfprintf|puts|fputs|putchar|perror|com_err|__printf_chk|__fprintf_chk|__vfprintf_chk)$/) {
+		if (s ~ prints) {
 			printf "PRINTS: %s.c uses %s\n", a, s
 			bad = 1
 		}
