@@ -376,16 +376,6 @@ struct ncheck {
 	char *dirpath;
 };
 
-static const unsigned char ft_of_mode[] = {
-	[LINUX_S_IFREG >> 12] = EXT2_FT_REG_FILE,
-	[LINUX_S_IFDIR >> 12] = EXT2_FT_DIR,
-	[LINUX_S_IFCHR >> 12] = EXT2_FT_CHRDEV,
-	[LINUX_S_IFBLK >> 12] = EXT2_FT_BLKDEV,
-	[LINUX_S_IFIFO >> 12] = EXT2_FT_FIFO,
-	[LINUX_S_IFSOCK >> 12] = EXT2_FT_SOCK,
-	[LINUX_S_IFLNK >> 12] = EXT2_FT_SYMLINK,
-};
-
 static int ncheck_entry(const struct e2x_dir_entry *de, void *priv)
 {
 	struct ncheck *nc = priv;
@@ -406,7 +396,7 @@ static int ncheck_entry(const struct e2x_dir_entry *de, void *priv)
 			int ft = de->file_type;
 
 			if (!ext2fs_read_inode(nc->ctx->fs, de->ino, &in) &&
-			    ft != ft_of_mode[(in.i_mode >> 12) & 15])
+			    ft != (int)e2x_ftype_of_mode(in.i_mode))
 				fprintf(o, "  <--- file type %d does not "
 					"match mode %06o", ft, in.i_mode);
 		}
@@ -505,6 +495,7 @@ struct dsearch {
 	struct dbg_ctx *ctx;
 	const char *name;
 	size_t len;
+	struct e2x_name_policy policy;
 	int found;
 	char *buf;
 };
@@ -528,9 +519,9 @@ static int search_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 		    (rec_len & 3) ||
 		    off + rec_len > fs->blocksize)
 			break;
-		if (de->inode && len == ds->len &&
-		    off + 8 + len <= fs->blocksize &&
-		    !memcmp(de->name, ds->name, len)) {
+		if (de->inode && off + 8 + len <= fs->blocksize &&
+		    e2x_name_equal(&ds->policy, de->name, len, ds->name,
+				   ds->len)) {
 			fprintf(ds->ctx->out, "Entry found at logical block "
 				"%lld, physical block %llu, offset %u: "
 				"inode %u\n", (long long)lblk,
@@ -560,6 +551,8 @@ DBG_CMD(do_dirsearch)
 	ds.name = argv[2];
 	ds.len = strlen(argv[2]);
 	err = ext2fs_read_inode(ctx->fs, dir, &in);
+	if (!err)
+		e2x_name_policy_init(ctx->fs, in.i_flags, 0, &ds.policy);
 	if (!err && (in.i_flags & EXT4_INLINE_DATA_FL)) {
 		err = e2x_dir_lookup(ctx->fs, dir, ds.name, ds.len, &ino,
 				     NULL);

@@ -79,78 +79,42 @@ static errcode_t sink_data(struct sink *s, uint64_t off, const char *buf,
 
 #define RUN_BLOCKS 256
 
-/* Extent-mapped data: read each initialised extent in runs. */
-static errcode_t copy_extents(ext2_filsys fs, ext2_ino_t ino,
-			      struct ext2_inode *in, struct sink *s, char *buf)
-{
-	ext2_extent_handle_t h;
-	struct ext2fs_extent e;
-	blk64_t nblocks = ext2fs_blocks_count(fs->super);
-	errcode_t err;
-	int op = EXT2_EXTENT_ROOT;
-
-	err = ext2fs_extent_open2(fs, ino, in, &h);
-	if (err)
-		return err;
-	while (!(err = ext2fs_extent_get(h, op, &e))) {
-		uint64_t i;
-
-		op = EXT2_EXTENT_NEXT_LEAF;
-		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) ||
-		    (e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
-			continue;
-		if ((uint64_t)e.e_lblk * fs->blocksize >= s->size)
-			continue;
-		if (e.e_pblk >= nblocks || e.e_len > nblocks - e.e_pblk) {
-			err = EXT2_ET_EXTENT_LEAF_BAD;
-			break;
-		}
-		for (i = 0; i < e.e_len; i += RUN_BLOCKS) {
-			unsigned int n = e.e_len - i < RUN_BLOCKS ?
-					 e.e_len - i : RUN_BLOCKS;
-			uint64_t off = (e.e_lblk + i) * fs->blocksize;
-
-			if (off >= s->size)
-				break;
-			err = io_channel_read_blk64(fs->io, e.e_pblk + i, n,
-						    buf);
-			if (!err)
-				err = sink_data(s, off, buf,
-						(size_t)n * fs->blocksize);
-			if (err)
-				goto out;
-		}
-	}
-	if (err == EXT2_ET_EXTENT_NO_NEXT)
-		err = 0;
-out:
-	ext2fs_extent_free(h);
-	return err;
-}
-
-struct map_copy {
+struct range_copy {
 	struct sink *s;
 	char *buf;
-	errcode_t err;
+	errcode_t bad;		/* the error for a range off the disk */
 };
 
-static int copy_mapped_block(ext2_filsys fs, blk64_t *blocknr,
-			     e2_blkcnt_t lblk, blk64_t ref_blk, int ref_off,
-			     void *priv)
+/* One mapped range (unwritten ones read as zeros: skipped), read in runs
+ * of RUN_BLOCKS up to i_size. */
+static errcode_t copy_range(ext2_filsys fs, const struct e2x_file_range *r,
+			    void *priv)
 {
-	struct map_copy *mc = priv;
-	uint64_t off = (uint64_t)lblk * fs->blocksize;
+	struct range_copy *rc = priv;
+	blk64_t nblocks = ext2fs_blocks_count(fs->super);
+	uint64_t i;
+	errcode_t err;
 
-	if (lblk < 0 || off >= mc->s->size)
+	if ((r->flags & E2X_RANGE_UNWRITTEN) ||
+	    r->lblk * fs->blocksize >= rc->s->size)
 		return 0;
-	if (*blocknr >= ext2fs_blocks_count(fs->super)) {
-		mc->err = EXT2_ET_BAD_BLOCK_NUM;
-		return BLOCK_ABORT;
+	if (r->pblk >= nblocks || r->len > nblocks - r->pblk)
+		return rc->bad;
+	for (i = 0; i < r->len; i += RUN_BLOCKS) {
+		unsigned int n = r->len - i < RUN_BLOCKS ? r->len - i :
+							   RUN_BLOCKS;
+		uint64_t off = (r->lblk + i) * fs->blocksize;
+
+		if (off >= rc->s->size)
+			break;
+		err = io_channel_read_blk64(fs->io, r->pblk + i, n, rc->buf);
+		if (!err)
+			err = sink_data(rc->s, off, rc->buf,
+					(size_t)n * fs->blocksize);
+		if (err)
+			return err;
 	}
-	mc->err = io_channel_read_blk64(fs->io, *blocknr, 1, mc->buf);
-	if (!mc->err)
-		mc->err = sink_data(mc->s, off, mc->buf, fs->blocksize);
-	return mc->err ? BLOCK_ABORT : 0;
+	return 0;
 }
 
 /*
@@ -161,7 +125,7 @@ static int copy_mapped_block(ext2_filsys fs, blk64_t *blocknr,
 static errcode_t copy_out(ext2_filsys fs, ext2_ino_t ino, FILE *f, int fd)
 {
 	struct sink s = { f, fd, 0, 0 };
-	struct map_copy mc;
+	struct range_copy rc;
 	struct ext2_inode in;
 	char *buf = malloc((size_t)RUN_BLOCKS * fs->blocksize);
 	errcode_t err;
@@ -182,17 +146,12 @@ static errcode_t copy_out(ext2_filsys fs, ext2_ino_t ino, FILE *f, int fd)
 				    cap, &got);
 		if (!err)
 			err = sink_data(&s, 0, buf, got);
-	} else if (in.i_flags & EXT4_EXTENTS_FL) {
-		err = copy_extents(fs, ino, &in, &s, buf);
 	} else {
-		mc.s = &s;
-		mc.buf = buf;
-		mc.err = 0;
-		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
-					    BLOCK_FLAG_DATA_ONLY, NULL,
-					    copy_mapped_block, &mc);
-		if (!err)
-			err = mc.err;
+		rc.s = &s;
+		rc.buf = buf;
+		rc.bad = (in.i_flags & EXT4_EXTENTS_FL) ?
+				 EXT2_ET_EXTENT_LEAF_BAD : EXT2_ET_BAD_BLOCK_NUM;
+		err = e2x_file_ranges(fs, ino, &in, 0, copy_range, &rc);
 	}
 	if (err)
 		goto out;

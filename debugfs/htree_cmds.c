@@ -14,15 +14,6 @@
 #define DX_NODE_CL_OFF	8	/* countlimit after the fake entry */
 #define DX_MAX_LEVELS	3
 
-/* Apply the superblock's unsigned-char hashing flag to a legacy alg. */
-static int fs_signedness(ext2_filsys fs, int alg)
-{
-	if (alg <= EXT2_HASH_TEA &&
-	    (fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH))
-		alg += EXT2_HASH_LEGACY_UNSIGNED - EXT2_HASH_LEGACY;
-	return alg;
-}
-
 /* Read logical block LBLK of INO into BUF (no checksum check). */
 static errcode_t read_lblk(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 			   char *buf, blk64_t *pblk)
@@ -45,7 +36,7 @@ int dbg_dir_hash_alg(struct dbg_ctx *ctx, ext2_ino_t dir, int *alg,
 	blk64_t pblk;
 	char *buf = NULL;
 
-	*alg = fs_signedness(fs, fs->super->s_def_hash_version);
+	*alg = e2x_name_hash_version(fs, fs->super->s_def_hash_version);
 	*flags = 0;
 	if (ext2fs_read_inode(fs, dir, &in))
 		return 1;
@@ -57,7 +48,8 @@ int dbg_dir_hash_alg(struct dbg_ctx *ctx, ext2_ino_t dir, int *alg,
 	if (ext2fs_get_mem(fs->blocksize, &buf))
 		return 1;
 	if (!read_lblk(fs, dir, 0, buf, &pblk))
-		*alg = fs_signedness(fs, (unsigned char)buf[DX_INFO_OFF + 4]);
+		*alg = e2x_name_hash_version(fs,
+				(unsigned char)buf[DX_INFO_OFF + 4]);
 	ext2fs_free_mem(&buf);
 	return 0;
 }
@@ -65,13 +57,11 @@ int dbg_dir_hash_alg(struct dbg_ctx *ctx, ext2_ino_t dir, int *alg,
 void dbg_name_hash(struct dbg_ctx *ctx, int alg, int flags, const char *name,
 		   int len, uint32_t *hash, uint32_t *minor)
 {
-	ext2_dirhash_t h = 0, m = 0;
+	struct e2x_name_policy p;
 
-	if (ext2fs_dirhash2(alg, name, len, ctx->fs->encoding, flags,
-			    ctx->fs->super->s_hash_seed, &h, &m))
-		h = m = 0;
-	*hash = h;
-	*minor = m;
+	e2x_name_policy_init(ctx->fs, flags, alg, &p);
+	if (e2x_name_hash(&p, name, (unsigned int)len, hash, minor))
+		*hash = *minor = 0;
 }
 
 struct htree_walk {
@@ -273,15 +263,16 @@ static int parse_hash_alg(const char *s)
 DBG_CMD(do_dx_hash)
 {
 	uint32_t seed[4] = { 0, 0, 0, 0 };
-	ext2_dirhash_t h = 0, m = 0;
+	struct e2x_name_policy p;
+	uint32_t h = 0, m = 0;
 	const struct ext2fs_nls_table *enc = NULL;
 	int c, alg = EXT2_HASH_HALF_MD4, flags = 0;
 	errcode_t err;
 	uuid_t u;
 
 	if (ctx->fs) {
-		alg = fs_signedness(ctx->fs,
-				    ctx->fs->super->s_def_hash_version);
+		alg = e2x_name_hash_version(ctx->fs,
+				ctx->fs->super->s_def_hash_version);
 		memcpy(seed, ctx->fs->super->s_hash_seed, sizeof(seed));
 		enc = ctx->fs->encoding;
 	}
@@ -322,8 +313,12 @@ DBG_CMD(do_dx_hash)
 			  "-c needs an open file system with casefold");
 		return 1;
 	}
-	err = ext2fs_dirhash2(alg, argv[optind], strlen(argv[optind]), enc,
-			      flags, seed, &h, &m);
+	memset(&p, 0, sizeof(p));
+	p.version = alg;
+	p.seed = seed;
+	p.encoding = enc;
+	p.casefold = !!flags;
+	err = e2x_name_hash(&p, argv[optind], strlen(argv[optind]), &h, &m);
 	if (err) {
 		dbg_error(ctx, argv[0], err, "hashing %s", argv[optind]);
 		return 1;

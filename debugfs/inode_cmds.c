@@ -142,6 +142,25 @@ static int run_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return 0;
 }
 
+/* A mapped range joins the run it continues, or starts the next. */
+static errcode_t run_range(ext2_filsys fs, const struct e2x_file_range *rg,
+			   void *priv)
+{
+	struct run_list *r = priv;
+
+	(void)fs;
+	if (r->count && rg->lblk == (uint64_t)r->lstart + r->count &&
+	    rg->pblk == r->pstart + r->count) {
+		r->count += rg->len;
+		return 0;
+	}
+	run_flush(r);
+	r->lstart = (e2_blkcnt_t)rg->lblk;
+	r->pstart = rg->pblk;
+	r->count = rg->len;
+	return 0;
+}
+
 static void print_extent_list(struct dbg_ctx *ctx, ext2_ino_t ino,
 			      struct ext2_inode_large *inode)
 {
@@ -473,10 +492,8 @@ DBG_CMD(do_blocks)
 			continue;
 		}
 		/* One block number per data block, ranges expanded. */
-		err = ext2fs_block_iterate3(ctx->fs, ino,
-					    BLOCK_FLAG_READ_ONLY |
-					    BLOCK_FLAG_DATA_ONLY, NULL,
-					    run_block, &r);
+		err = e2x_file_ranges(ctx->fs, ino, (void *)&in, 0,
+				      run_range, &r);
 		run_flush(&r);
 		fputc('\n', ctx->out);
 		if (err) {

@@ -126,11 +126,9 @@ DBG_CMD(do_sif)
 	/* Setting i_version or the checksum by hand must stick; every other
 	 * change bumps i_version once (e2x_write_inode). */
 	if (!strncmp(f->name, "version", 7))
-		err = ext2fs_write_inode_full(fs, ino, (struct ext2_inode *)in,
-					      isz);
+		err = e2x_write_inode_exact(fs, ino, in, 0);
 	else if (!strcmp(f->name, "checksum"))
-		err = ext2fs_write_inode2(fs, ino, (struct ext2_inode *)in,
-					  isz, WRITE_INODE_NOCSUM);
+		err = e2x_write_inode_exact(fs, ino, in, E2X_WRITE_NOCSUM);
 	else
 		err = e2x_write_inode(fs, ino, in);
 	if (err) {

@@ -104,13 +104,6 @@ static const char *jinode_fault(ext2_filsys fs, ext2_ino_t ino,
 	return NULL;
 }
 
-static int count_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
-		       blk64_t ref, int off, void *priv)
-{
-	(*(blk64_t *)priv)++;
-	return 0;
-}
-
 /*
  * After recovery (-y/-p): a journal inode still unusable on disk is
  * rewritten from JNL, the superblock's copy of its block map the log was
@@ -120,35 +113,14 @@ static int count_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
 static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 {
 	ext2_filsys fs = ctx->fs;
-	ext2_ino_t ino = fs->super->s_journal_inum;
-	unsigned int isize = EXT2_INODE_SIZE(fs->super);
-	struct ext2_inode_large *big = NULL;
-	struct ext2_inode *inode;
 	struct ext2_inode cur;
-	blk64_t n = 0;
 
-	if (!jinode_fault(fs, ino, jnl, &cur))
+	if (!jinode_fault(fs, fs->super->s_journal_inum, jnl, &cur))
 		return;
-	if (isize < sizeof(*big))
-		isize = sizeof(*big);
-	big = calloc(1, isize);
-	if (!big || e2x_read_inode(fs, ino, big))
-		goto fail;
-	inode = (struct ext2_inode *)big;
-	e2x_journal_backup_inode(fs, jnl, inode);
-	inode->i_mtime = inode->i_ctime = inode->i_atime = ctx->now;
-	/* written once to count its blocks, then with the count (and the
-	 * one i_version bump) */
-	if (ext2fs_write_inode_full(fs, ino, inode,
-				    EXT2_INODE_SIZE(fs->super)) ||
-	    ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL,
-				  count_block, &n) ||
-	    ext2fs_iblk_set(fs, inode, n) || e2x_write_inode(fs, ino, big))
-		goto fail;
-	free(big);
-	return;
-fail:
-	free(big);
+	if (!e2x_journal_restore_inode(fs, jnl, ctx->now))
+		return;
+	/* TODO: a problem code (the next round single-sources the problem
+	 * table) instead of this line of its own */
 	fprintf(stderr, "%s: cannot rewrite the journal inode\n", ctx->prog);
 	ctx->exit_extra |= FSCK_ERROR;
 }

@@ -60,20 +60,6 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	return err;
 }
 
-static int ftype_of(uint16_t mode)
-{
-	switch (mode & LINUX_S_IFMT) {
-	case LINUX_S_IFREG: return EXT2_FT_REG_FILE;
-	case LINUX_S_IFDIR: return EXT2_FT_DIR;
-	case LINUX_S_IFCHR: return EXT2_FT_CHRDEV;
-	case LINUX_S_IFBLK: return EXT2_FT_BLKDEV;
-	case LINUX_S_IFIFO: return EXT2_FT_FIFO;
-	case LINUX_S_IFSOCK: return EXT2_FT_SOCK;
-	case LINUX_S_IFLNK: return EXT2_FT_SYMLINK;
-	}
-	return EXT2_FT_UNKNOWN;
-}
-
 static void report(struct p1_inode *st, problem_t code, uint64_t num,
 		   uint64_t num2, const char *str)
 {
@@ -518,7 +504,7 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 	if (in->i_faddr)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
 	check_extra_times(st);
-	ft = ftype_of(in->i_mode);
+	ft = e2x_ftype_of_mode(in->i_mode);
 	if (ft == EXT2_FT_UNKNOWN) {
 		report(st, PR_1_BAD_MODE, in->i_mode, 0, NULL);
 		st->bad = 1;

@@ -34,7 +34,7 @@ struct p2_dir {
 	struct dir_block *blocks;	/* sorted by lblk */
 	size_t nblocks;
 	int htree;			/* index valid: check hash order */
-	int hash_version;		/* for ext2fs_dirhash2 */
+	int hash_version;		/* for e2x_name_policy_init */
 	struct dx_block *dx;		/* per lblk (< nblocks), or NULL */
 	size_t ndx;
 	int encrypted;

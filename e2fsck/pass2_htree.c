@@ -136,11 +136,7 @@ static int dx_hash_version(struct p2_dir *pd, int v)
 {
 	if (v > EXT2_HASH_TEA && v != EXT2_HASH_SIPHASH)
 		return -1;
-	if (v == EXT2_HASH_SIPHASH)
-		return v;
-	if (pd->fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH)
-		v += EXT2_HASH_LEGACY_UNSIGNED;
-	return v;
+	return e2x_name_hash_version(pd->fs, v);
 }
 
 void p2_htree_map(struct p2_dir *pd)
@@ -206,17 +202,18 @@ void p2_htree_check_entry(struct p2_dir *pd, uint64_t lblk, const char *name,
 			  int len)
 {
 	struct dx_block *d;
-	ext2_dirhash_t hash = 0, minor;
+	struct e2x_name_policy policy;
+	uint32_t hash = 0, minor;
 	struct problem_ctx pctx;
-	int flags = pd->inode->i_flags & EXT4_CASEFOLD_FL;
 
 	if (!pd->htree || lblk >= pd->ndx || pd->encrypted)
 		return;
 	d = &pd->dx[lblk];
 	if (d->role != DX_LEAF)
 		return;
-	if (ext2fs_dirhash2(pd->hash_version, name, len, pd->fs->encoding,
-			    flags, pd->fs->super->s_hash_seed, &hash, &minor))
+	e2x_name_policy_init(pd->fs, pd->inode->i_flags, pd->hash_version,
+			     &policy);
+	if (e2x_name_hash(&policy, name, (unsigned int)len, &hash, &minor))
 		return;
 	hash &= ~1U;
 	if (hash >= (d->lo & ~1U) &&

@@ -22,11 +22,13 @@ static int emit_entry(struct p2_dir *pd, const struct ext2_dir_entry *d,
 {
 	struct emit_ctx *ec = priv;
 	int len = ext2fs_dirent_name_len(d);
-	ext2_dirhash_t hash = 0, minor;
+	struct e2x_name_policy policy;
+	uint32_t hash = 0;
 	struct e2x_itree_entry ent;
 
-	if (ext2fs_dirhash2(pd->hash_version, d->name, len, NULL, 0,
-			    pd->fs->super->s_hash_seed, &hash, &minor))
+	e2x_name_policy_init(pd->fs, pd->inode->i_flags, pd->hash_version,
+			     &policy);
+	if (e2x_name_hash(&policy, d->name, (unsigned int)len, &hash, NULL))
 		return 0;
 	ent = (struct e2x_itree_entry){
 		.ino = d->inode,

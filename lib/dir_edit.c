@@ -39,7 +39,7 @@ errcode_t e2x_dir_expand(ext2_filsys fs, ext2_ino_t dir, int flags)
 	switch (d.form) {
 	case E2X_DIR_FORM_INLINE:
 		d.changed = 1;
-		err = inline_promote(&d);
+		err = dirh_promote(&d);
 		break;
 	case E2X_DIR_FORM_LINEAR:
 		err = add_empty_leaf(&d);

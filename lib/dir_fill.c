@@ -83,7 +83,7 @@ static errcode_t write_block0(struct e2x_dirh *d, ext2_ino_t parent,
 	size_t i;
 
 	coll_sort_inode(c);
-	linear_init_block0(d, d->blk, parent);
+	blocks_init_block0(d, d->blk, parent);
 	for (i = 0; i < c->n; i++) {
 		e2x_dirent_set_rec_len(de, sz, d->bs);
 		de = (void *)(d->blk + off);
@@ -117,14 +117,14 @@ static errcode_t fill_blocks(struct e2x_dirh *d, const struct e2x_dir_new *v,
 	if (!err)
 		err = check_distinct(&c);
 	if (!err)
-		err = blocks_parent(d, &parent);
+		err = dirh_parent(d, &parent);
 	if (err)
 		goto out;
 	if (d->form == E2X_DIR_FORM_LINEAR && fits_block0(d, &c)) {
 		err = write_block0(d, parent, &c);
 	} else if (may_index) {
 		d->pack_full = !!(flags & E2X_DIR_BUILD_FULL);
-		err = htree_build_coll(d, parent, &c);
+		err = dirh_index_coll(d, parent, &c);
 	} else {
 		err = E2X_ERR_UNSUPPORTED;
 		goto out;

@@ -1,7 +1,9 @@
 /*
  * dir_inline.c --- inline directories: the parent inode (4 bytes) and a
- * chain of entries in the rest of i_block, a second chain in system.data;
- * promotion to one block with '.' and '..', and packing back.
+ * chain of entries in the rest of i_block, a second chain in system.data:
+ * the form's row of the table (lookup, add, remove, walk, parent), fresh
+ * inline storage, and the inline bytes a packed directory gets.  Changes of
+ * form themselves are dir_change.c's.
  */
 #include "config.h"
 #include <stdlib.h>
@@ -87,7 +89,7 @@ static int ibuf_find(struct ibuf *ib, const char *name, unsigned int len,
 	return -1;
 }
 
-errcode_t inline_parent(struct e2x_dirh *d, ext2_ino_t *parent)
+static errcode_t inline_parent(struct e2x_dirh *d, ext2_ino_t *parent)
 {
 	struct ibuf ib;
 	errcode_t err;
@@ -99,7 +101,7 @@ errcode_t inline_parent(struct e2x_dirh *d, ext2_ino_t *parent)
 	return err;
 }
 
-errcode_t inline_set_parent(struct e2x_dirh *d, ext2_ino_t parent)
+static errcode_t inline_set_parent(struct e2x_dirh *d, ext2_ino_t parent)
 {
 	struct ibuf ib;
 	errcode_t err;
@@ -113,8 +115,9 @@ errcode_t inline_set_parent(struct e2x_dirh *d, ext2_ino_t parent)
 	return err;
 }
 
-errcode_t inline_lookup(struct e2x_dirh *d, const char *name,
-			unsigned int len, ext2_ino_t *ino, unsigned int *type)
+static errcode_t inline_lookup(struct e2x_dirh *d, const char *name,
+			       unsigned int len, ext2_ino_t *ino,
+			       unsigned int *type)
 {
 	struct ibuf ib;
 	struct e2x_dirent *de;
@@ -176,13 +179,15 @@ static errcode_t ibuf_grow(struct e2x_dirh *d, struct ibuf *ib,
 	return 0;
 }
 
-errcode_t inline_add(struct e2x_dirh *d, const char *name, unsigned int len,
-		     ext2_ino_t ino, unsigned int type)
+static errcode_t inline_add(struct e2x_dirh *d, const char *name,
+			    unsigned int len, ext2_ino_t ino, unsigned int type,
+			    int grow)
 {
 	struct ibuf ib;
 	int i;
 	errcode_t err;
 
+	(void)grow;	/* full: E2X_ERR_NO_SPACE, the caller promotes */
 	err = ibuf_load(d, &ib);
 	if (err)
 		goto out;
@@ -204,9 +209,9 @@ out:
 	return err;
 }
 
-errcode_t inline_remove(struct e2x_dirh *d, const char *name,
-			unsigned int len, ext2_ino_t *old_ino,
-			unsigned int *old_type)
+static errcode_t inline_remove(struct e2x_dirh *d, const char *name,
+			       unsigned int len, ext2_ino_t *old_ino,
+			       unsigned int *old_type)
 {
 	struct ibuf ib;
 	struct e2x_dirent *de;
@@ -230,8 +235,8 @@ out:
 	return err;
 }
 
-errcode_t inline_walk(struct e2x_dirh *d, int dots, dirh_rec_fn fn,
-		      void *priv)
+static errcode_t inline_walk(struct e2x_dirh *d, int dots, dirh_rec_fn fn,
+			     void *priv)
 {
 	struct ibuf ib;
 	struct e2x_dirent *de;
@@ -293,64 +298,6 @@ errcode_t inline_init(struct e2x_dirh *d, ext2_ino_t parent)
 	return 0;
 }
 
-struct promote_ctx {
-	struct e2x_dirregion r;
-	errcode_t err;
-};
-
-static int promote_rec(struct e2x_dirh *d, blk64_t lblk, unsigned int off,
-		       struct e2x_dirent *de, void *priv)
-{
-	struct promote_ctx *pc = priv;
-
-	(void)d;
-	(void)lblk;
-	(void)off;
-	pc->err = e2x_dirregion_insert(&pc->r, de->inode, de->name,
-				       de->name_len, de->file_type);
-	return pc->err ? -1 : 0;
-}
-
-errcode_t inline_promote(struct e2x_dirh *d)
-{
-	struct promote_ctx pc;
-	char *block = NULL;
-	ext2_ino_t parent;
-	blk64_t lblk;
-	errcode_t err;
-
-	block = malloc(d->bs);
-	if (!block)
-		return EXT2_ET_NO_MEMORY;
-	err = inline_parent(d, &parent);
-	if (err)
-		goto out;
-	linear_init_block0(d, block, parent);
-	pc.r.buf = block + 24;
-	pc.r.bs = d->bs;
-	pc.r.size = d->bs - 24 - (d->csum ? E2X_DIRENT_TAIL_SIZE : 0);
-	pc.err = 0;
-	/* '..' spans the block; the entries go after it in a fresh chain */
-	e2x_dirent_set_rec_len((void *)(block + 12), 12, d->bs);
-	e2x_dirregion_init(&pc.r);
-	err = inline_walk(d, 0, promote_rec, &pc);
-	if (pc.err)
-		err = pc.err;
-	if (err)
-		goto out;
-	err = e2x_inline_clear(d->fs, d->ino, d->inode);
-	if (err)
-		goto out;
-	d->form = E2X_DIR_FORM_LINEAR;
-	d->nblocks = 0;
-	err = dirh_append_block(d, &lblk);
-	if (!err)
-		err = dirh_write_leaf(d, lblk, block);
-out:
-	free(block);
-	return err;
-}
-
 /* Lay COLL out as inline bytes in IB: the i_block region first, the rest
  * (packed exactly) in system.data. */
 static void pack_layout(struct e2x_dirh *d, struct dir_coll *c,
@@ -386,26 +333,16 @@ static void pack_layout(struct e2x_dirh *d, struct dir_coll *c,
 	ibuf_regions(d, ib);
 }
 
-errcode_t inline_pack(struct e2x_dirh *d)
+errcode_t inline_layout(struct e2x_dirh *d, struct dir_coll *c,
+			ext2_ino_t parent, char **buf, size_t *len)
 {
-	struct dir_coll c;
 	struct ibuf ib;
-	ext2_ino_t parent;
 	size_t cap, need = IBLOCK, i;
 	unsigned int in_iblock = 0, sz;
 	errcode_t err;
 
-	memset(&c, 0, sizeof(c));
-	memset(&ib, 0, sizeof(ib));
-	if (d->form == E2X_DIR_FORM_INLINE)
-		return 0;
-	err = blocks_parent(d, &parent);
-	if (!err)
-		err = dirh_collect(d, 0, &c);
-	if (err)
-		goto out;
-	for (i = 0; i < c.n; i++) {
-		sz = e2x_dirent_min_len(c.v[i].name_len);
+	for (i = 0; i < c->n; i++) {
+		sz = e2x_dirent_min_len(c->v[i].name_len);
 		if (need == IBLOCK && in_iblock + sz <= IBLOCK - 4)
 			in_iblock += sz;
 		else
@@ -413,28 +350,40 @@ errcode_t inline_pack(struct e2x_dirh *d)
 	}
 	err = e2x_inline_capacity(d->fs, d->ino, d->inode, &cap);
 	if (err)
-		goto out;
-	err = E2X_ERR_INLINE_TOO_BIG;
+		return err;
 	if (need > cap)
-		goto out;
+		return E2X_ERR_INLINE_TOO_BIG;
+	memset(&ib, 0, sizeof(ib));
 	ib.cap = need;
 	ib.buf = calloc(1, need);
-	err = EXT2_ET_NO_MEMORY;
 	if (!ib.buf)
-		goto out;
-	pack_layout(d, &c, parent, &ib);
-	err = dir_itree_drop(d);
-	if (!err)
-		err = e2x_free_file_blocks(d->fs, d->ino, d->inode, 0);
-	if (err)
-		goto out;
+		return EXT2_ET_NO_MEMORY;
+	pack_layout(d, c, parent, &ib);
+	*buf = ib.buf;
+	*len = ib.len;
+	return 0;
+}
+
+errcode_t inline_store(struct e2x_dirh *d, char *buf, size_t len)
+{
+	struct ibuf ib;
+
+	memset(&ib, 0, sizeof(ib));
+	ib.buf = buf;
+	ib.len = ib.cap = len;
 	memset(d->inode->i_block, 0, sizeof(d->inode->i_block));
 	d->inode->i_flags &= ~(EXT2_INDEX_FL | EXT4_EXTENTS_FL);
 	d->nblocks = 0;
 	d->form = E2X_DIR_FORM_INLINE;
-	err = ibuf_store(d, &ib);
-out:
-	coll_free(&c);
-	ibuf_free(&ib);
-	return err;
+	return ibuf_store(d, &ib);
 }
+
+const struct dir_form dir_form_inline = {
+	.lookup = inline_lookup,
+	.add = inline_add,
+	.remove = inline_remove,
+	.walk = inline_walk,
+	.parent = inline_parent,
+	.set_parent = inline_set_parent,
+	.version = dirh_default_version,
+};

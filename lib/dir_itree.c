@@ -46,9 +46,9 @@ static blk64_t first_block_quick(struct e2x_dirh *d)
 	return 0;
 }
 
-/* The hash version in D's dx_root, as htree_root_version() gives it, but
- * without mapping block 0 through libext2fs or copying it when the inode
- * and the cache channel allow. */
+/* The version D's names hash with (unsigned variant applied), as
+ * dirh_order_version() gives it, but without mapping block 0 through
+ * libext2fs or copying it when the inode and the cache channel allow. */
 static errcode_t root_version(struct e2x_dirh *d, int *version)
 {
 	blk64_t pblk = first_block_quick(d);
@@ -57,11 +57,11 @@ static errcode_t root_version(struct e2x_dirh *d, int *version)
 	uint64_t tag;
 
 	if (!pblk || e2x_cache_io_borrow(d->fs->io, pblk, &blk, &tag, NULL))
-		return htree_root_version(d, version);
+		return dirh_order_version(d, version);
 	ri = (const void *)((const char *)blk + E2X_DX_ROOT_INFO_OFF);
 	if (ri->hash_version > EXT2_HASH_TEA_UNSIGNED)
 		return E2X_ERR_CORRUPT;
-	*version = ri->hash_version;
+	*version = dirh_hash_version(d, ri->hash_version);
 	return 0;
 }
 
@@ -75,7 +75,7 @@ static errcode_t itree_hash(struct e2x_dirh *d, const char *name,
 	err = root_version(d, &v);
 	if (err)
 		return err;
-	return dirh_hash(d, dirh_hash_version(d, v), name, len, hash, NULL);
+	return dirh_hash(d, v, name, len, hash, NULL);
 }
 
 errcode_t dir_itree_insert(struct e2x_dirh *d, const char *name,
@@ -151,7 +151,7 @@ static int emit_rec(struct e2x_dirh *d, blk64_t lblk, unsigned int off,
 }
 
 /* e2x_itree_walk_fn over an open handle (WALK_PRIV).  Uses d->blk only
- * through blocks_walk; the itree code reads its own nodes. */
+ * through the walk; the itree code reads its own nodes. */
 static errcode_t walk_handle(ext2_filsys fs, ext2_ino_t dir, void *walk_priv,
 			     e2x_itree_entry_fn emit, void *emit_priv)
 {
@@ -164,11 +164,11 @@ static errcode_t walk_handle(ext2_filsys fs, ext2_ino_t dir, void *walk_priv,
 	(void)dir;
 	if (d->form != E2X_DIR_FORM_HTREE)
 		return 0;
-	err = htree_root_version(d, &v);
+	err = dirh_order_version(d, &v);
 	if (err)
 		return err;
-	ec.version = dirh_hash_version(d, v);
-	err = blocks_walk(d, 0, emit_rec, &ec);
+	ec.version = v;
+	err = dirh_walk(d, 0, emit_rec, &ec);
 	if (ec.ret)
 		return ec.ret;
 	return err;

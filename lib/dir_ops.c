@@ -107,7 +107,7 @@ static errcode_t mkdir_storage(struct e2x_dirh *c, ext2_ino_t parent,
 	err = dirh_append_block(c, &lblk);
 	if (err)
 		return err;
-	linear_init_block0(c, c->blk, parent);
+	blocks_init_block0(c, c->blk, parent);
 	return dirh_write_leaf(c, lblk, c->blk);
 }
 
@@ -216,7 +216,7 @@ errcode_t e2x_dir_mknod(ext2_filsys fs, ext2_ino_t dir, const char *name,
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	isz = EXT2_INODE_SIZE(fs->super);
-	if (LINUX_S_ISDIR(mode) || !dir_ft_of_mode(mode))
+	if (LINUX_S_ISDIR(mode) || !e2x_ftype_of_mode(mode))
 		return EXT2_ET_INVALID_ARGUMENT;
 	err = dirh_open(fs, dir, &d);
 	if (err)
@@ -233,7 +233,7 @@ errcode_t e2x_dir_mknod(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	err = e2x_inode_new(fs, dir, (uint16_t)mode, in, &nino);
 	if (err)
 		goto out;
-	err = dirh_add(&d, name, name_len, nino, dir_ft_of_mode(mode), flags);
+	err = dirh_add(&d, name, name_len, nino, e2x_ftype_of_mode(mode), flags);
 	if (!err)
 		err = e2x_write_inode(fs, nino, in);
 	if (err) {
@@ -267,7 +267,7 @@ errcode_t e2x_dir_link(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		goto out_free;
-	err = dirh_add(&d, name, name_len, ino, dir_ft_of_mode(in->i_mode), flags);
+	err = dirh_add(&d, name, name_len, ino, e2x_ftype_of_mode(in->i_mode), flags);
 	if (!err) {
 		in->i_links_count++;
 		in->i_ctime = (uint32_t)time(NULL);
@@ -340,8 +340,7 @@ static errcode_t is_ancestor(ext2_filsys fs, ext2_ino_t anc, ext2_ino_t dir,
 		err = dirh_open(fs, cur, &d);
 		if (err)
 			return err;
-		err = d.form == E2X_DIR_FORM_INLINE ? inline_parent(&d, &parent) :
-						      blocks_parent(&d, &parent);
+		err = dirh_parent(&d, &parent);
 		dirh_close(&d, 0);
 		if (err)
 			return err;
@@ -359,12 +358,8 @@ static errcode_t set_parent(ext2_filsys fs, ext2_ino_t ino, ext2_ino_t parent)
 	err = dirh_open(fs, ino, &c);
 	if (err)
 		return err;
-	if (c.form == E2X_DIR_FORM_INLINE) {
-		err = inline_set_parent(&c, parent);
-	} else {
-		err = blocks_set_parent(&c, parent);
-		c.changed = 1;
-	}
+	err = dirh_set_parent(&c, parent);
+	c.changed = 1;
 	return dirh_close(&c, err);
 }
 
@@ -507,6 +502,6 @@ errcode_t e2x_dir_pack_inline(ext2_filsys fs, ext2_ino_t dir, int flags)
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
-	err = inline_pack(&d);
+	err = dirh_pack_inline(&d);
 	return dirh_close(&d, err);
 }

@@ -118,10 +118,10 @@ static void check_entry(struct vctx *v, uint64_t lblk, unsigned int off,
 		if (!err && !in.i_links_count)
 			report(v, E2X_DIRP_BAD_INODE, lblk, off,
 			       "inode %u is free", de->inode);
-		else if (!err && dir_ft_of_mode(in.i_mode) != de->file_type)
+		else if (!err && e2x_ftype_of_mode(in.i_mode) != de->file_type)
 			report(v, E2X_DIRP_BAD_TYPE, lblk, off,
 			       "inode %u: type %u, mode says %d", de->inode,
-			       de->file_type, dir_ft_of_mode(in.i_mode));
+			       de->file_type, e2x_ftype_of_mode(in.i_mode));
 	}
 	if (coll_add(&v->names, de->inode, de->name, de->name_len,
 		     de->file_type))

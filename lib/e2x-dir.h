@@ -1,7 +1,9 @@
 /*
- * e2x-dir.h --- directories: the entry format (dirent.c), the inline, linear
- * and htree forms (dir_inline.c, dir_linear.c, htree.c), the dispatch API
- * every program uses (dir.c, dir_ops.c) and the checker (dir_verify.c).
+ * e2x-dir.h --- directories: the entry format (dirent.c), the name policy
+ * (dir_name.c), the API every program uses over the layered engine (dir.c
+ * dispatches to the inline, linear and htree forms; dir_change.c adds and
+ * removes with changes of form and itree upkeep; see dir-int.h), namespace
+ * operations (dir_ops.c) and the checker (dir_verify.c).
  */
 #ifndef E2X_DIR_H
 #define E2X_DIR_H
@@ -118,7 +120,7 @@ unsigned int e2x_dirregion_used(const struct e2x_dirregion *r);
 unsigned int e2x_dirregion_count(const struct e2x_dirregion *r);
 
 /*
- * dir.c --- the dispatch API over inline, linear and htree directories
+ * dir.c, dir_change.c --- the API over inline, linear and htree directories
  */
 enum e2x_dir_order {
 	E2X_DIR_ORDER_DISK = 0,	/* as stored */
@@ -197,6 +199,34 @@ errcode_t e2x_dir_form(ext2_filsys fs, ext2_ino_t dir, enum e2x_dir_form *f);
 /* Hash of NAME as directory DIR's index (or the fs default) orders it. */
 errcode_t e2x_dir_hash(ext2_filsys fs, ext2_ino_t dir, const char *name,
 		       unsigned int name_len, uint32_t *hash, uint32_t *minor);
+
+/*
+ * dir_name.c --- the name policy: every hash or comparison of a directory
+ * name, in lib and in the programs, goes through these.
+ */
+struct e2x_name_policy {
+	int version;		/* EXT2_HASH_*, unsigned variant applied */
+	int casefold;		/* fold names through ENCODING */
+	const uint32_t *seed;	/* s_hash_seed (zeros: the default seed) */
+	const struct ext2fs_nls_table *encoding;
+	int reserved[4];
+};
+/* VERSION as stored (dx_root or s_def_hash_version) with the superblock's
+ * unsigned-char variant applied to the legacy algorithms (applying it to a
+ * version already applied changes nothing). */
+int e2x_name_hash_version(ext2_filsys fs, int version);
+/* The policy of a directory with inode flags DIR_FLAGS (EXT4_CASEFOLD_FL
+ * counts when the fs has an encoding) whose names hash with VERSION (as
+ * stored or applied); the seed and encoding are the file system's. */
+void e2x_name_policy_init(ext2_filsys fs, uint32_t dir_flags, int version,
+			  struct e2x_name_policy *p);
+errcode_t e2x_name_hash(const struct e2x_name_policy *p, const char *name,
+			unsigned int len, uint32_t *hash, uint32_t *minor);
+/* 1 when the names are the same name under P (NULL: byte equality). */
+int e2x_name_equal(const struct e2x_name_policy *p, const char *a,
+		   unsigned int alen, const char *b, unsigned int blen);
+/* The EXT2_FT_* an entry records for an inode of MODE (0: unknown). */
+unsigned int e2x_ftype_of_mode(unsigned int mode);
 
 /*
  * dir_ops.c --- namespace operations: inodes, link counts, '.' and '..'

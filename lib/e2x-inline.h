@@ -159,6 +159,28 @@ errcode_t e2x_free_file_blocks(ext2_filsys fs, ext2_ino_t ino,
 			       struct ext2_inode_large *inode, blk64_t lblk);
 
 /*
+ * file_ranges.c --- the mapped ranges of an inode's data, for readers.
+ */
+struct e2x_file_range {
+	uint64_t lblk;		/* first logical block */
+	blk64_t pblk;		/* its physical block */
+	uint64_t len;		/* blocks */
+	int flags;		/* E2X_RANGE_* */
+};
+#define E2X_RANGE_UNWRITTEN	0x0001	/* an unwritten extent: reads zeros */
+/* Called per range in logical order; nonzero stops the walk and is
+ * returned. */
+typedef errcode_t (*e2x_file_range_fn)(ext2_filsys fs,
+				       const struct e2x_file_range *r,
+				       void *priv);
+/* Every mapped range of INO (INODE: its inode as read): extent leaves as
+ * stored, block maps as runs; inline and fast-symlink inodes have none.
+ * Block numbers are not checked against the file system.  FLAGS: 0. */
+errcode_t e2x_file_ranges(ext2_filsys fs, ext2_ino_t ino,
+			  struct ext2_inode *inode, int flags,
+			  e2x_file_range_fn fn, void *priv);
+
+/*
  * file.c --- content of regular files: inline while it fits (inline_data
  * feature), promoted to extent-mapped blocks the moment it does not, and
  * packed back on request.  FLAGS arguments are reserved: pass 0.
@@ -171,6 +193,14 @@ errcode_t e2x_file_read(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
  * growing i_size; promotes inline content that no longer fits. */
 errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 			 const void *buf, size_t len, int flags);
+/* For builders that hold INODE in memory and write it once themselves
+ * (populate): NBLK whole blocks of BUF at logical block LBLK, each block
+ * allocated (none may be mapped yet) and every physically contiguous run
+ * written at once.  i_size is the caller's. */
+errcode_t e2x_file_write_new_blocks(ext2_filsys fs, ext2_ino_t ino,
+				    struct ext2_inode_large *inode,
+				    blk64_t lblk, const void *buf,
+				    size_t nblk);
 /* Set i_size to SIZE, freeing blocks past it or zeroing inline bytes past
  * it; growing past the inline capacity promotes. */
 errcode_t e2x_file_truncate(ext2_filsys fs, ext2_ino_t ino, uint64_t size,

@@ -265,6 +265,10 @@ int e2x_journal_used_backup(const struct e2x_journal *j);
  * them: a regular file with one link, no times, i_blocks 0. */
 void e2x_journal_backup_inode(ext2_filsys fs, const __u32 *jnl,
 			      struct ext2_inode *inode);
+/* Rewrite the journal inode from JNL (see above) with times NOW, its
+ * i_blocks counted from the blocks it maps and one i_version bump. */
+errcode_t e2x_journal_restore_inode(ext2_filsys fs, const __u32 *jnl,
+				    uint32_t now);
 /* The validated superblock (fields still big-endian). */
 const struct e2x_jbd2_super *e2x_journal_super(const struct e2x_journal *j);
 /* Pass 1: find the end of the valid log.  Fills the tid/stop fields of RES. */

@@ -40,6 +40,12 @@ errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			 struct ext2_inode_large *inode);
 errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 			  struct ext2_inode_large *inode);
+/* Store INODE as given, i_version included (no bump): for a debugger that
+ * sets the field, or restores it, by hand.  E2X_WRITE_NOCSUM keeps the
+ * checksum field as given too. */
+#define E2X_WRITE_NOCSUM	0x0001
+errcode_t e2x_write_inode_exact(ext2_filsys fs, ext2_ino_t ino,
+				struct ext2_inode_large *inode, int flags);
 
 /* crc32c.c --- crc32c(CRC, P, LEN), the value ext2fs_crc32c_le() gives,
  * with the CPU's instruction where there is one. */

@@ -5,7 +5,8 @@
  * (ext2/ext3) files stay indirect (file_indirect.c).
  *
  * Each public function reads the inode once and writes it once through
- * e2x_write_inode(), so i_version moves by one per operation.
+ * e2x_write_inode(), so i_version moves by one per operation; only
+ * e2x_file_write_new_blocks() works on an inode its caller holds.
  */
 #include "config.h"
 #include <string.h>
@@ -258,6 +259,42 @@ static errcode_t blocks_write(struct fop *op, uint64_t offset,
 			*done += n;
 	}
 	return 0;
+}
+
+errcode_t e2x_file_write_new_blocks(ext2_filsys fs, ext2_ino_t ino,
+				    struct ext2_inode_large *inode,
+				    blk64_t lblk, const void *buf,
+				    size_t nblk)
+{
+	const char *p = buf;
+	blk64_t run_start = 0, pblk;
+	size_t i, run_first = 0, run_len = 0;
+	errcode_t err;
+
+	for (i = 0; i < nblk; i++) {
+		err = e2x_alloc_file_block(fs, ino, inode, lblk + i,
+					   E2X_ALLOC_NOZERO, &pblk);
+		if (err)
+			return err;
+		if (run_len && pblk == run_start + run_len) {
+			run_len++;
+			continue;
+		}
+		if (run_len) {
+			err = io_channel_write_blk64(fs->io, run_start,
+					(int)run_len,
+					p + run_first * fs->blocksize);
+			if (err)
+				return err;
+		}
+		run_start = pblk;
+		run_first = i;
+		run_len = 1;
+	}
+	if (!run_len)
+		return 0;
+	return io_channel_write_blk64(fs->io, run_start, (int)run_len,
+				      p + run_first * fs->blocksize);
 }
 
 /* Move inline content (i_size bytes) into block 0 of a new extent tree. */

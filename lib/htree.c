@@ -1,7 +1,8 @@
 /*
  * htree.c --- hashed directory index (dx_root, dx_node, dx_entry, dx_tail):
  * probe, leaf split by hash with the continuation bit, node split, new
- * levels (a third with large_dir), and building an index over a directory.
+ * levels (a third with large_dir): the form's row of the table, and
+ * writing an index over a collection of entries (dir_change.c decides when).
  */
 #include "config.h"
 #include <stdlib.h>
@@ -114,7 +115,7 @@ static errcode_t read_root(struct e2x_dirh *d, struct dx_frame *f,
 	return check_countlimit(d, f);
 }
 
-errcode_t htree_root_version(struct e2x_dirh *d, int *version)
+static errcode_t htree_root_version(struct e2x_dirh *d, int *version)
 {
 	struct e2x_dx_root_info *ri;
 	errcode_t err;
@@ -129,8 +130,7 @@ errcode_t htree_root_version(struct e2x_dirh *d, int *version)
 	return 0;
 }
 
-static errcode_t read_node(struct e2x_dirh *d, struct dx_frame *f,
-			   blk64_t lblk)
+static errcode_t read_node(struct e2x_dirh *d, struct dx_frame *f, blk64_t lblk)
 {
 	struct e2x_dirent *fake = (void *)f->buf;
 	errcode_t err;
@@ -253,8 +253,9 @@ static errcode_t dx_find(struct e2x_dirh *d, struct dx_path *p,
 	return err ? err : E2X_ERR_NOT_FOUND;
 }
 
-errcode_t htree_lookup(struct e2x_dirh *d, const char *name, unsigned int len,
-		       ext2_ino_t *ino, unsigned int *type)
+static errcode_t htree_lookup(struct e2x_dirh *d, const char *name,
+			      unsigned int len, ext2_ino_t *ino,
+			      unsigned int *type)
 {
 	struct dx_path p;
 	struct e2x_dirent *de;
@@ -277,9 +278,9 @@ errcode_t htree_lookup(struct e2x_dirh *d, const char *name, unsigned int len,
 	return err;
 }
 
-errcode_t htree_remove(struct e2x_dirh *d, const char *name,
-		       unsigned int len, ext2_ino_t *old_ino,
-		       unsigned int *old_type)
+static errcode_t htree_remove(struct e2x_dirh *d, const char *name,
+			      unsigned int len, ext2_ino_t *old_ino,
+			      unsigned int *old_type)
 {
 	struct dx_path p;
 	struct e2x_dirregion r;
@@ -507,9 +508,9 @@ static unsigned int leaf_cut(const struct leaf_rec *rec, unsigned int n,
 /* Split the full leaf in d->blk (block LBLK) to make room for NEED bytes
  * at HASH: the upper part by hash goes to a new block whose index entry
  * follows the current one. */
-static errcode_t split_leaf(struct e2x_dirh *d, struct dx_path *p,
-			    blk64_t lblk, uint32_t hash, unsigned int need,
-			    uint32_t *hash2, blk64_t *nb)
+static errcode_t split_leaf(struct e2x_dirh *d, struct dx_path *p, blk64_t lblk,
+			    uint32_t hash, unsigned int need, uint32_t *hash2,
+			    blk64_t *nb)
 {
 	struct e2x_dirregion r;
 	struct leaf_rec *rec = NULL;
@@ -575,8 +576,9 @@ out:
 	return err;
 }
 
-errcode_t htree_add(struct e2x_dirh *d, const char *name, unsigned int len,
-		    ext2_ino_t ino, unsigned int type)
+static errcode_t htree_add(struct e2x_dirh *d, const char *name,
+			   unsigned int len, ext2_ino_t ino, unsigned int type,
+			   int grow)
 {
 	struct dx_path p;
 	struct e2x_dirregion r;
@@ -584,6 +586,7 @@ errcode_t htree_add(struct e2x_dirh *d, const char *name, unsigned int len,
 	blk64_t lblk, nb;
 	errcode_t err;
 
+	(void)grow;	/* a full index grows new levels itself */
 	err = path_alloc(d, &p);
 	if (err)
 		return err;
@@ -838,22 +841,6 @@ out:
 	return err;
 }
 
-errcode_t htree_build(struct e2x_dirh *d, ext2_ino_t parent)
-{
-	struct dir_coll c;
-	int version = d->fs->super->s_def_hash_version;
-	errcode_t err;
-
-	memset(&c, 0, sizeof(c));
-	if (version > EXT2_HASH_TEA)
-		return E2X_ERR_UNSUPPORTED;
-	err = dirh_collect(d, dirh_hash_version(d, version), &c);
-	if (!err)
-		err = htree_build_coll(d, parent, &c);
-	coll_free(&c);
-	return err;
-}
-
 errcode_t htree_build_coll(struct e2x_dirh *d, ext2_ino_t parent,
 			   struct dir_coll *c)
 {
@@ -863,18 +850,23 @@ errcode_t htree_build_coll(struct e2x_dirh *d, ext2_ino_t parent,
 	memset(&b, 0, sizeof(b));
 	if (d->fs->super->s_def_hash_version > EXT2_HASH_TEA)
 		return E2X_ERR_UNSUPPORTED;
-	err = dir_itree_drop(d);
-	if (err)
-		return err;
 	b.c = *c;
 	coll_sort_hash(&b.c);
 	err = plan_leaves(d, &b);
 	if (!err)
 		err = build_write(d, &b, parent);
-	if (!err && dir_itree_wanted(d))
-		err = dir_itree_build(d);
 	*c = b.c;
 	free(b.leaf_hash);
 	free(b.leaf_first);
 	return err;
 }
+
+const struct dir_form dir_form_htree = {
+	.lookup = htree_lookup,
+	.add = htree_add,
+	.remove = htree_remove,
+	.walk = blocks_walk,
+	.parent = blocks_parent,
+	.set_parent = blocks_set_parent,
+	.version = htree_root_version,
+};

@@ -72,3 +72,17 @@ errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 	return ext2fs_write_inode_full(fs, ino, (struct ext2_inode *)inode,
 				       size);
 }
+
+errcode_t e2x_write_inode_exact(ext2_filsys fs, ext2_ino_t ino,
+				struct ext2_inode_large *inode, int flags)
+{
+	unsigned int size;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	size = EXT2_INODE_SIZE(fs->super);
+	if (flags & E2X_WRITE_NOCSUM)
+		return ext2fs_write_inode2(fs, ino, (struct ext2_inode *)inode,
+					   size, WRITE_INODE_NOCSUM);
+	return ext2fs_write_inode_full(fs, ino, (struct ext2_inode *)inode,
+				       size);
+}

@@ -138,6 +138,56 @@ void e2x_journal_backup_inode(ext2_filsys fs, const __u32 *jnl,
 		inode->i_flags |= EXT4_EXTENTS_FL;
 }
 
+static int count_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
+		       blk64_t ref, int off, void *priv)
+{
+	(void)fs;
+	(void)blocknr;
+	(void)cnt;
+	(void)ref;
+	(void)off;
+	(*(blk64_t *)priv)++;
+	return 0;
+}
+
+errcode_t e2x_journal_restore_inode(ext2_filsys fs, const __u32 *jnl,
+				    uint32_t now)
+{
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *big;
+	struct ext2_inode *inode;
+	blk64_t n = 0;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (isize < sizeof(*big))
+		isize = sizeof(*big);
+	big = calloc(1, isize);
+	if (!big)
+		return EXT2_ET_NO_MEMORY;
+	err = e2x_read_inode(fs, ino, big);
+	if (err)
+		goto out;
+	inode = (struct ext2_inode *)big;
+	e2x_journal_backup_inode(fs, jnl, inode);
+	inode->i_mtime = inode->i_ctime = inode->i_atime = now;
+	/* written once so libext2fs can walk (and count) its blocks, then
+	 * with the count and the one i_version bump */
+	err = ext2fs_write_inode_full(fs, ino, inode,
+				      EXT2_INODE_SIZE(fs->super));
+	if (!err)
+		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY,
+					    NULL, count_block, &n);
+	if (!err)
+		err = ext2fs_iblk_set(fs, inode, n);
+	if (!err)
+		err = e2x_write_inode(fs, ino, big);
+out:
+	free(big);
+	return err;
+}
+
 /* The journal inode as the superblock's backup has it; 0: no backup. */
 static int backup_inode(ext2_filsys fs, struct ext2_inode *inode)
 {

@@ -29,12 +29,17 @@ lib_libe2x_la_SOURCES += \
 	lib/e2x-dir.h \
 	lib/dir-int.h \
 	lib/dirent.c \
-	lib/dir.c \
+	lib/dir_name.c \
+	lib/dir_io.c \
+	lib/dir_coll.c \
+	lib/dir_block.c \
 	lib/dir_linear.c \
 	lib/dir_inline.c \
-	lib/dir_fill.c \
 	lib/htree.c \
+	lib/dir.c \
 	lib/dir_itree.c \
+	lib/dir_change.c \
+	lib/dir_fill.c \
 	lib/dir_ops.c \
 	lib/dir_verify.c
 e2xinclude_HEADERS += lib/e2x-dir.h
@@ -65,6 +70,7 @@ lib_libe2x_la_SOURCES += \
 	lib/file-int.h \
 	lib/file.c \
 	lib/file_indirect.c \
+	lib/file_ranges.c \
 	lib/pack_all.c \
 	lib/inode_new.c
 

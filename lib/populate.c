@@ -262,42 +262,6 @@ static errcode_t read_full(struct pop_ctx *c, void *f, uint64_t off,
 	return 0;
 }
 
-/* Write BUF (LEN bytes, a whole number of blocks) at logical block LBLK,
- * allocating blocks and writing each physically contiguous run at once. */
-static errcode_t write_blocks(struct pop_ctx *c, ext2_ino_t ino,
-			      blk64_t lblk, const char *buf, size_t nblk)
-{
-	ext2_filsys fs = c->fs;
-	blk64_t run_start = 0, pblk;
-	size_t i, run_first = 0, run_len = 0;
-	errcode_t err;
-
-	for (i = 0; i < nblk; i++) {
-		err = e2x_alloc_file_block(fs, ino, c->inode, lblk + i,
-					   E2X_ALLOC_NOZERO, &pblk);
-		if (err)
-			return err;
-		if (run_len && pblk == run_start + run_len) {
-			run_len++;
-			continue;
-		}
-		if (run_len) {
-			err = io_channel_write_blk64(fs->io, run_start,
-					(int)run_len,
-					buf + run_first * fs->blocksize);
-			if (err)
-				return err;
-		}
-		run_start = pblk;
-		run_first = i;
-		run_len = 1;
-	}
-	if (!run_len)
-		return 0;
-	return io_channel_write_blk64(fs->io, run_start, (int)run_len,
-				      buf + run_first * fs->blocksize);
-}
-
 /* Copy the data ranges of an extent-mapped file; holes stay holes. */
 static errcode_t copy_extents(struct pop_ctx *c, void *f, ext2_ino_t ino,
 			      uint64_t size)
@@ -322,8 +286,9 @@ static errcode_t copy_extents(struct pop_ctx *c, void *f, ext2_ino_t ino,
 
 			err = read_full(c, f, start, c->buf, len, size);
 			if (!err)
-				err = write_blocks(c, ino, start / bs, c->buf,
-						   len / bs);
+				err = e2x_file_write_new_blocks(c->fs, ino,
+						c->inode, start / bs, c->buf,
+						len / bs);
 			if (err)
 				return err;
 			start += len;
@@ -533,20 +498,6 @@ static errcode_t make_special(struct pop_ctx *c, void *dir,
 	return err;
 }
 
-static unsigned int ftype_of(uint32_t mode)
-{
-	switch (mode & LINUX_S_IFMT) {
-	case LINUX_S_IFREG: return EXT2_FT_REG_FILE;
-	case LINUX_S_IFDIR: return EXT2_FT_DIR;
-	case LINUX_S_IFCHR: return EXT2_FT_CHRDEV;
-	case LINUX_S_IFBLK: return EXT2_FT_BLKDEV;
-	case LINUX_S_IFIFO: return EXT2_FT_FIFO;
-	case LINUX_S_IFSOCK: return EXT2_FT_SOCK;
-	case LINUX_S_IFLNK: return EXT2_FT_SYMLINK;
-	}
-	return EXT2_FT_UNKNOWN;
-}
-
 /* ---- directories ---------------------------------------------------------- */
 
 /* Attributes of a finished directory (its link and size are the dir
@@ -620,7 +571,7 @@ static errcode_t copy_leaf(struct pop_ctx *c, void *dir,
 
 	new->name = e->name;
 	new->name_len = e->name_len;
-	new->file_type = ftype_of(e->st.mode);
+	new->file_type = e2x_ftype_of_mode(e->st.mode);
 	if (e->st.nlink > 1)
 		seen = u64map_find(&c->links, e->st.id);
 	if (seen) {

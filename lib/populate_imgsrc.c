@@ -238,49 +238,14 @@ static errcode_t add_range(struct ifile *f, uint64_t lblk, uint64_t len)
 	return 0;
 }
 
-/* Written extents (unwritten ones read as zeros: holes in the copy). */
-static errcode_t ranges_from_extents(struct imgsrc *is, struct ifile *f)
+/* Written ranges (unwritten ones read as zeros: holes in the copy). */
+static errcode_t range_one(ext2_filsys fs, const struct e2x_file_range *r,
+			   void *priv)
 {
-	ext2_extent_handle_t h;
-	struct ext2fs_extent ex;
-	errcode_t err;
-	int op = EXT2_EXTENT_ROOT;
-
-	err = ext2fs_extent_open2(is->fs, f->ino, (void *)is->inode, &h);
-	if (err)
-		return err;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT_LEAF;
-		if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF))
-			continue;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT)
-			continue;
-		err = add_range(f, ex.e_lblk, ex.e_len);
-		if (err)
-			break;
-	}
-	ext2fs_extent_free(h);
-	return err;
-}
-
-static int block_one(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
-		     blk64_t ref_blk, int ref_off, void *priv)
-{
-	struct ifile *f = priv;
-
 	(void)fs;
-	(void)ref_blk;
-	(void)ref_off;
-	if (lblk < 0 || !*blocknr)
+	if (r->flags & E2X_RANGE_UNWRITTEN)
 		return 0;
-	return add_range(f, (uint64_t)lblk, 1) ? BLOCK_ABORT : 0;
+	return add_range(priv, r->lblk, r->len);
 }
 
 static errcode_t is_open_file(void *s, void *dir, struct e2x_pop_entry *e,
@@ -300,12 +265,9 @@ static errcode_t is_open_file(void *s, void *dir, struct e2x_pop_entry *e,
 		goto fail;
 	if (is->inode->i_flags & EXT4_INLINE_DATA_FL)
 		f->all_data = 1;
-	else if (is->inode->i_flags & EXT4_EXTENTS_FL)
-		err = ranges_from_extents(is, f);
 	else
-		err = ext2fs_block_iterate3(is->fs, f->ino, BLOCK_FLAG_DATA_ONLY |
-					    BLOCK_FLAG_READ_ONLY, NULL,
-					    block_one, f);
+		err = e2x_file_ranges(is->fs, f->ino, (void *)is->inode, 0,
+				      range_one, f);
 	if (!err)
 		err = ext2fs_file_open2(is->fs, f->ino, (void *)is->inode, 0,
 					&f->file);

@@ -71,6 +71,26 @@ tests_unit_test_edit_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_edit
 endif
 
+# Mapped ranges of a file (lib/file_ranges.c), exact inode writes.
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_file_ranges
+tests_unit_test_file_ranges_SOURCES = tests/unit/unit.h \
+	tests/unit/test_file_ranges.c $(UNIT_FIXTURE)
+tests_unit_test_file_ranges_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_file_ranges_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_file_ranges
+endif
+
+# The name policy (lib/dir_name.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_dir_name
+tests_unit_test_dir_name_SOURCES = tests/unit/unit.h \
+	tests/unit/test_dir_name.c $(UNIT_FIXTURE)
+tests_unit_test_dir_name_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_dir_name_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_dir_name
+endif
+
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dir
 tests_unit_test_dir_SOURCES = tests/unit/unit.h tests/unit/test_dir.c \

@@ -34,3 +34,8 @@ tests_lib_itreetool_SOURCES = tests/lib/itreetool.c
 tests_lib_itreetool_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 TESTS += tests/lib/itreemodel tests/lib/itree_kernel.sh
 EXTRA_DIST += tests/lib/itree_kernel.sh
+
+# Layering: no call cycle between the files of lib/, no form file calling
+# another or the itree, no printing in lib/ (from nm of the objects).
+TESTS += tests/lib/layers.sh
+EXTRA_DIST += tests/lib/layers.sh
