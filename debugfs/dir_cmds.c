@@ -263,7 +263,7 @@ static int stream_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
 	return 0;
 }
 
-DBG_CMD(do_ls)
+int do_ls(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ls_list l;
 	const char *path = ".";
@@ -331,7 +331,7 @@ DBG_CMD(do_ls)
 	return 0;
 }
 
-DBG_CMD(do_cd)
+int do_cd(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir;
 
@@ -345,7 +345,7 @@ DBG_CMD(do_cd)
 	return 0;
 }
 
-DBG_CMD(do_pwd)
+int do_pwd(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	char *path = NULL;
 	errcode_t err;
@@ -415,7 +415,7 @@ static int ncheck_entry(const struct e2x_dir_entry *de, void *priv)
 	return 0;
 }
 
-DBG_CMD(do_ncheck)
+int do_ncheck(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ncheck nc;
 	ext2_inode_scan scan = NULL;
@@ -542,7 +542,7 @@ static int search_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return 0;
 }
 
-DBG_CMD(do_dirsearch)
+int do_dirsearch(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct dsearch ds;
 	ext2_ino_t dir, ino;

@@ -205,7 +205,7 @@ out:
 	return err;
 }
 
-DBG_CMD(do_cat)
+int do_cat(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
@@ -298,7 +298,7 @@ static int dump_file(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
 	return 0;
 }
 
-DBG_CMD(do_dump)
+int do_dump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
@@ -452,7 +452,7 @@ out:
 	free(path);
 }
 
-DBG_CMD(do_rdump)
+int do_rdump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct rdump r = { ctx, argv[0], 0, 0 };
 	const char *outdir = argv[argc - 1];

@@ -62,7 +62,7 @@ static errcode_t copy_content(ext2_filsys fs, ext2_ino_t ino, int fd,
 	return err;
 }
 
-DBG_CMD(do_write)
+int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const char *name;
 	ext2_ino_t dir, ino;
@@ -141,7 +141,7 @@ static int block_range(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_fallocate)
+int do_fallocate(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	blk64_t start, end;
 	ext2_ino_t ino;
@@ -159,7 +159,7 @@ DBG_CMD(do_fallocate)
 	return err != 0;
 }
 
-DBG_CMD(do_punch)
+int do_punch(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	blk64_t start, end;
 	ext2_ino_t ino;
@@ -173,7 +173,7 @@ DBG_CMD(do_punch)
 	return err != 0;
 }
 
-DBG_CMD(do_truncate)
+int do_truncate(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 	uint64_t size;

@@ -4,6 +4,7 @@
 sbin_PROGRAMS += debugfs/debugfs
 debugfs_debugfs_SOURCES = \
 	debugfs/debugfs.h \
+	debugfs/commands.h \
 	debugfs/main.c \
 	debugfs/shell.c \
 	debugfs/cmds.c \

@@ -66,7 +66,7 @@ static int fail(struct dbg_ctx *ctx, const char *cmd, errcode_t err,
 	return 1;
 }
 
-DBG_CMD(do_mkdir)
+int do_mkdir(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir;
 	char *name;
@@ -118,7 +118,7 @@ static int mknod_args(struct dbg_ctx *ctx, int argc, char **argv,
 	return 1;
 }
 
-DBG_CMD(do_mknod)
+int do_mknod(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	unsigned int mode, isz = EXT2_INODE_SIZE(ctx->fs->super);
 	uint64_t major, minor;
@@ -150,7 +150,7 @@ DBG_CMD(do_mknod)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_symlink)
+int do_symlink(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir, ino;
 	char *name;
@@ -185,7 +185,7 @@ DBG_CMD(do_symlink)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_link)
+int do_link(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir, ino;
 	char *name;
@@ -236,17 +236,17 @@ static int remove_name(struct dbg_ctx *ctx, int argc, char **argv, int rm)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_unlink)
+int do_unlink(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return remove_name(ctx, argc, argv, 0);
 }
 
-DBG_CMD(do_rm)
+int do_rm(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return remove_name(ctx, argc, argv, 1);
 }
 
-DBG_CMD(do_rmdir)
+int do_rmdir(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir;
 	char *name;
@@ -267,7 +267,7 @@ DBG_CMD(do_rmdir)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_kill_file)
+int do_kill_file(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 	errcode_t err;
@@ -282,7 +282,7 @@ DBG_CMD(do_kill_file)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_rename)
+int do_rename(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t odir, ndir;
 	char *oname = NULL, *nname = NULL;
@@ -316,7 +316,7 @@ out:
 
 /* The whole inode SRC (extra space and in-inode attributes included) over
  * DEST; blocks become shared, as with e2fsprogs. */
-DBG_CMD(do_copy_inode)
+int do_copy_inode(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	unsigned int isz = EXT2_INODE_SIZE(ctx->fs->super);
 	struct ext2_inode_large *in;
@@ -368,20 +368,20 @@ static int dir_edit(struct dbg_ctx *ctx, int argc, char **argv,
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_expand_dir)
+int do_expand_dir(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return dir_edit(ctx, argc, argv, e2x_dir_expand,
 			"indexed directories grow by themselves");
 }
 
-DBG_CMD(do_itree_build)
+int do_itree_build(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return dir_edit(ctx, argc, argv, e2x_dir_itree_build,
 			"needs the itree feature, an htree directory and "
 			"in-inode room");
 }
 
-DBG_CMD(do_itree_drop)
+int do_itree_drop(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return dir_edit(ctx, argc, argv, e2x_dir_itree_drop, "unsupported");
 }

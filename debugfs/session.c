@@ -178,7 +178,7 @@ static int parse_open_opt(struct dbg_open_opts *o, int c, const char *arg)
 	return c ? c : '?';
 }
 
-DBG_CMD(do_open)
+int do_open(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct dbg_open_opts o;
 	int c;
@@ -204,7 +204,7 @@ int dbg_parse_open_option(struct dbg_open_opts *o, int c, const char *arg)
 	return parse_open_opt(o, c, arg);
 }
 
-DBG_CMD(do_close)
+int do_close(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	int all = 0, c;
 
@@ -223,7 +223,7 @@ DBG_CMD(do_close)
 	return dbg_close_fs(ctx, all);
 }
 
-DBG_CMD(do_params)
+int do_params(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	char *cwd = NULL, *root = NULL;
 	FILE *o = ctx->out;

@@ -36,7 +36,7 @@ static int field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
 	return 1;
 }
 
-DBG_CMD(do_ssv)
+int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const struct dbg_field *f;
 	int idx, rc;
@@ -80,7 +80,7 @@ static size_t inode_field_limit(ext2_filsys fs,
 	return lim < isz ? lim : isz;
 }
 
-DBG_CMD(do_sif)
+int do_sif(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
@@ -146,7 +146,7 @@ out:
 /* set_bg group field value: the descriptor checksum follows unless the
  * checksum itself is the field.  High halves exist only with 64-byte
  * descriptors; with 32-byte ones only the low half is stored. */
-DBG_CMD(do_set_bg)
+int do_set_bg(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	struct dbg_field lo;
@@ -224,12 +224,12 @@ static int change_blocks(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_setb)
+int do_setb(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_blocks(ctx, argc, argv, +1);
 }
 
-DBG_CMD(do_freeb)
+int do_freeb(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_blocks(ctx, argc, argv, -1);
 }
@@ -259,17 +259,17 @@ static int change_inode(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_seti)
+int do_seti(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_inode(ctx, argc, argv, +1);
 }
 
-DBG_CMD(do_freei)
+int do_freei(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_inode(ctx, argc, argv, -1);
 }
 
-DBG_CMD(do_dirty)
+int do_dirty(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	if (argc != 1) {
 		dbg_usage(ctx, argv[0]);
@@ -303,7 +303,7 @@ static int edit_feature(struct dbg_ctx *ctx, const char *cmd,
 	return 0;
 }
 
-DBG_CMD(do_feature)
+int do_feature(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
 	uint32_t w[3] = { sb->s_feature_compat, sb->s_feature_incompat,

@@ -17,7 +17,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dbg_parse
 tests_unit_test_dbg_parse_SOURCES = tests/unit/unit.h \
 	tests/unit/test_dbg_parse.c debugfs/parse.c debugfs/fields.c \
-	debugfs/fields.h debugfs/debugfs.h
+	debugfs/fields.h debugfs/debugfs.h debugfs/commands.h
 tests_unit_test_dbg_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_dbg_parse_LDADD = $(UNIT_LDADD) $(UUID_LIBS)
 TESTS += tests/unit/test_dbg_parse
