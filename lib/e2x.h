@@ -34,8 +34,12 @@ void e2x_inode_set_version(struct ext2_inode_large *inode,
  * whose version field holds a reference count. */
 void e2x_inode_bump_version(struct ext2_inode_large *inode,
 			    unsigned int inode_size);
+/* False on a Hurd file system, whose osd1 word holds the translator block
+ * where Linux keeps l_i_version: nothing may count there. */
+int e2x_fs_has_iversion(ext2_filsys fs);
 /* Read / write a whole inode (fs->super->s_inode_size bytes).  The write
- * bumps i_version once, recomputes the checksum and stores the inode. */
+ * bumps i_version once (not on the Hurd), recomputes the checksum and
+ * stores the inode. */
 errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			 struct ext2_inode_large *inode);
 errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
