@@ -38,7 +38,8 @@ errcode_t e2x_inode_release_storage(ext2_filsys fs, ext2_ino_t ino,
  * END] (logical blocks, inclusive; unwritten extents, i_size
  * kept) and punch them out again (whole clusters freed only when no other
  * block of the file uses them).  Inline content is moved to a block
- * before fallocate and punched as bytes. */
+ * before fallocate; a punch from block 0 empties it (size 0, still a
+ * valid inline file). */
 errcode_t e2x_file_fallocate(ext2_filsys fs, ext2_ino_t ino, blk64_t start,
 			     blk64_t end, int flags);
 errcode_t e2x_file_punch(ext2_filsys fs, ext2_ino_t ino, blk64_t start,

@@ -237,6 +237,27 @@ START_TEST(fallocate_promotes_inline)
 }
 END_TEST
 
+/* Punching block 0 of an inline file empties it and leaves a valid inline
+ * file (the flag with its system.data); past block 0 there is nothing. */
+START_TEST(punch_inline_empties)
+{
+	uint64_t v;
+	ext2_ino_t f;
+
+	open_fs("-b 1024 -I 256 -O inline_data", "16M");
+	f = file_of("f", 100);
+	v = version(f);
+	ck_assert_int_eq(e2x_file_punch(fx.fs, f, 1, ~0ULL, 0), 0);
+	ck_assert_uint_eq(version(f), v);	/* nothing changed */
+	ck_assert_uint_eq(EXT2_I_SIZE(&ib.in), 100);
+	OP(f, e2x_file_punch(fx.fs, f, 0, ~0ULL, 0));
+	load(f);
+	ck_assert(ib.in.i_flags & EXT4_INLINE_DATA_FL);
+	ck_assert_uint_eq(EXT2_I_SIZE(&ib.in), 0);
+	close_clean();
+}
+END_TEST
+
 START_TEST(xattr_set_and_remove)
 {
 	struct ext2_xattr_handle *h;
@@ -286,6 +307,7 @@ static Suite *suite_edit(void)
 	tcase_add_loop_test(tc, fallocate_then_punch, 0,
 			    sizeof(space_geos) / sizeof(space_geos[0]));
 	tcase_add_test(tc, fallocate_promotes_inline);
+	tcase_add_test(tc, punch_inline_empties);
 	tcase_add_test(tc, xattr_set_and_remove);
 	suite_add_tcase(s, tc);
 	return s;
