@@ -258,6 +258,37 @@ START_TEST(punch_inline_empties)
 }
 END_TEST
 
+/* A value in an EA inode is charged to its owner's i_blocks in whole
+ * clusters (the kernel's quota charge, e2fsck's check), and uncharged
+ * when removed. */
+START_TEST(ea_inode_value_charged)
+{
+	static unsigned char val[8000];
+	blk64_t before;
+	ext2_ino_t f;
+
+	open_fs("-b 1024 -O ea_inode", "16M");
+	f = file_of("f", 100);
+	load(f);
+	before = ib.in.i_blocks;
+	fixture_fill(val, sizeof(val), 3);
+	OP(f, e2x_xattr_set(fx.fs, f, "user.big", val, sizeof(val), 0));
+	load(f);
+	ck_assert_uint_eq(ib.in.i_blocks, before + 8 * 2);
+	OP(f, e2x_xattr_set(fx.fs, f, "user.big", val, 3000, 0));
+	load(f);
+	ck_assert_uint_eq(ib.in.i_blocks, before + 3 * 2);
+	fixture_close(&fx);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_reopen(&fx);
+	ck_assert_int_eq(ext2fs_read_bitmaps(fx.fs), 0);
+	OP(f, e2x_xattr_remove(fx.fs, f, "user.big", 0));
+	load(f);
+	ck_assert_uint_eq(ib.in.i_blocks, before);
+	close_clean();
+}
+END_TEST
+
 START_TEST(xattr_set_and_remove)
 {
 	struct ext2_xattr_handle *h;
@@ -308,6 +339,7 @@ static Suite *suite_edit(void)
 			    sizeof(space_geos) / sizeof(space_geos[0]));
 	tcase_add_test(tc, fallocate_promotes_inline);
 	tcase_add_test(tc, punch_inline_empties);
+	tcase_add_test(tc, ea_inode_value_charged);
 	tcase_add_test(tc, xattr_set_and_remove);
 	suite_add_tcase(s, tc);
 	return s;
