@@ -1,6 +1,6 @@
 /*
- * file_cmds.c --- file content for a read-write session: write (a host
- * file into the image), fallocate, punch and truncate, all through libe2x
+ * file_cmds.c --- file content for a read-write session: write (any
+ * readable host file, device or pipe into the image), fallocate, punch and truncate, all through libe2x
  * (inline storage while it fits, promotion, bigalloc clusters, i_version).
  */
 #include "config.h"
@@ -62,6 +62,50 @@ static errcode_t copy_content(ext2_filsys fs, ext2_ino_t ino, int fd,
 	return err;
 }
 
+/* Read a source that cannot be mapped (a device, a pipe) to its end and
+ * write it into INO in one library write. */
+static errcode_t copy_stream(ext2_filsys fs, ext2_ino_t ino, int fd)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *nbuf;
+	errcode_t err = 0;
+	ssize_t got;
+
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			nbuf = realloc(buf, cap);
+			if (!nbuf) {
+				err = EXT2_ET_NO_MEMORY;
+				break;
+			}
+			buf = nbuf;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			err = errno;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	if (!err && len)
+		err = e2x_file_write(fs, ino, 0, buf, len, 0);
+	free(buf);
+	return err;
+}
+
+/* The content of host file FD (described by ST) into INO: mapped when it
+ * says its size, else read to its end (/proc files say 0). */
+static errcode_t copy_in(ext2_filsys fs, ext2_ino_t ino, int fd,
+			 const struct stat *st)
+{
+	if (S_ISREG(st->st_mode) && st->st_size > 0)
+		return copy_content(fs, ino, fd, (size_t)st->st_size);
+	return copy_stream(fs, ino, fd);
+}
+
 int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const char *name;
@@ -75,9 +119,12 @@ int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	fd = open(argv[1], O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		dbg_error(ctx, argv[0], 0, "%s: %s", argv[1],
-			  fd < 0 ? strerror(errno) : "not a regular file");
+	if (fd < 0 || fstat(fd, &st)) {
+		dbg_error(ctx, argv[0], 0, "%s: %s", argv[1], strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		dbg_error(ctx, argv[0], 0, "%s: not a regular file", argv[1]);
 		goto out;
 	}
 	if (parent_of(ctx, argv[0], argv[2], &dir, &name))
@@ -93,8 +140,7 @@ int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 
 		err = dbg_one_version(ctx, ino, &v, 1);
 		if (!err)
-			err = copy_content(ctx->fs, ino, fd,
-					   (size_t)st.st_size);
+			err = copy_in(ctx->fs, ino, fd, &st);
 		if (!err)
 			err = dbg_one_version(ctx, ino, &v, 0);
 		if (err)	/* no half-written file left behind */

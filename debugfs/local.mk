@@ -14,6 +14,7 @@ debugfs_debugfs_SOURCES = \
 	debugfs/super_cmds.c \
 	debugfs/inode_cmds.c \
 	debugfs/dir_cmds.c \
+	debugfs/ls_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \
 	debugfs/block_cmds.c \
