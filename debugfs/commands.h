@@ -12,7 +12,8 @@
 
 /* session */
 DBG_COMMAND(do_open, "open", "open_filesys", 0,
-	    "[-w] [-c] [-D] [-f] [-b blocksize -s superblock] image",
+	    "[-w] [-c] [-D] [-f] [-n] [-b blocksize -s superblock] "
+	    "[-z undo_file] image",
 	    "open an image or device")
 DBG_COMMAND(do_close, "close", "close_filesys", FS,
 	    "[-a]",

@@ -15,6 +15,8 @@ struct dbg_open_opts {
 	int catastrophic;	/* -c: no bitmaps, read-only */
 	int direct;		/* -D: O_DIRECT */
 	int force;		/* -f on open: skip feature checks */
+	int nocsum;		/* -n: do not verify checksums */
+	char undo[4096];	/* -z: undo file for e2undo, "" for none */
 	unsigned int blocksize;	/* -b, with -s */
 	blk64_t superblock;	/* -s: backup superblock */
 };
@@ -31,6 +33,7 @@ struct dbg_ctx {
 	int interactive;	/* a person is typing */
 	int quit;		/* set by quit */
 	unsigned int failed;	/* number of commands that failed */
+	time_t now;		/* set_current_time, 0: the system clock */
 };
 
 /* Command flags. */

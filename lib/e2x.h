@@ -25,6 +25,10 @@ const char *e2x_version(void);
 /* Register the libext2fs and libe2x com_err tables (idempotent). */
 void e2x_init_errors(void);
 
+/* clock.c --- "now" for the times e2x stamps: FS->now when set, else the
+ * system clock. */
+time_t e2x_now(ext2_filsys fs);
+
 /* iversion.c --- the 64-bit inode change counter (i_version) */
 uint64_t e2x_inode_get_version(const struct ext2_inode_large *inode,
 			       unsigned int inode_size);

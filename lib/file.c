@@ -84,7 +84,7 @@ static errcode_t fop_set_size(struct fop *op, uint64_t size)
 /* mtime and ctime to now (seconds; the extra words cleared when present). */
 static void fop_touch(struct fop *op)
 {
-	uint32_t now = (uint32_t)time(NULL);
+	uint32_t now = (uint32_t)e2x_now(op->fs);
 	size_t end = EXT2_GOOD_OLD_INODE_SIZE + op->inode->i_extra_isize;
 
 	op->inode->i_mtime = now;

@@ -29,7 +29,7 @@ static errcode_t finish(ext2_filsys fs, ext2_ino_t ino, int bump)
 	err = e2x_read_inode(fs, ino, in);
 	if (err)
 		goto out;
-	in->i_mtime = in->i_ctime = (uint32_t)time(NULL);
+	in->i_mtime = in->i_ctime = (uint32_t)e2x_now(fs);
 	if (bump)
 		err = e2x_write_inode(fs, ino, in);
 	else

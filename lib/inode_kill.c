@@ -75,7 +75,7 @@ errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 	err = e2x_inode_release_storage(fs, ino, in, E2X_ITREE_FORCE);
 	if (err)
 		goto out;
-	in->i_dtime = (uint32_t)time(NULL);
+	in->i_dtime = (uint32_t)e2x_now(fs);
 	err = e2x_write_inode(fs, ino, in);
 	if (!err && ext2fs_test_inode_bitmap2(fs->inode_map, ino))
 		ext2fs_inode_alloc_stats2(fs, ino, -1, isdir);

@@ -34,7 +34,7 @@ static errcode_t touch(ext2_filsys fs, ext2_ino_t ino, blk64_t old,
 	if (!err && old > new)
 		err = ext2fs_iblk_sub_blocks(fs, i, old - new);
 	if (!err) {
-		in->i_ctime = (uint32_t)time(NULL);
+		in->i_ctime = (uint32_t)e2x_now(fs);
 		err = e2x_write_inode(fs, ino, in);
 	}
 	free(in);
