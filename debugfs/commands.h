@@ -21,9 +21,18 @@ DBG_COMMAND(do_close, "close", "close_filesys", FS,
 DBG_COMMAND(do_params, "params", "show_debugfs_params", 0,
 	    "",
 	    "show the session parameters")
-DBG_COMMAND(do_help, "help", "?", 0,
+DBG_COMMAND(do_help, "help", "? lr list_requests", 0,
 	    "[command]",
 	    "list commands or show one")
+DBG_COMMAND(do_set_current_time, "set_current_time", NULL, 0,
+	    "YYYYMMDD[HHMM[SS]] | @seconds | now",
+	    "the time written into what changes (UTC)")
+DBG_COMMAND(do_lcd, "lcd", NULL, 0,
+	    "host_dir",
+	    "change the current directory on the host")
+DBG_COMMAND(do_supported_features, "supported_features", NULL, 0,
+	    "[feature ...]",
+	    "features this build handles, or whether each one is")
 DBG_COMMAND(do_quit, "quit", "q exit", 0,
 	    "",
 	    "leave debugfs")
@@ -37,7 +46,7 @@ DBG_COMMAND(do_stats, "stats", "show_super_stats", FS,
 DBG_COMMAND(do_stat, "stat", "show_inode_info", FS | PATH,
 	    "file",
 	    "every field of an inode")
-DBG_COMMAND(do_idump, "idump", "inode_dump", FS | PATH,
+DBG_COMMAND(do_idump, "idump", "inode_dump id", FS | PATH,
 	    "[-b|-e|-x] file",
 	    "hex dump of an inode (-b i_block, -e extra space, -x xattrs)")
 DBG_COMMAND(do_blocks, "blocks", NULL, FS | PATH,
@@ -46,6 +55,12 @@ DBG_COMMAND(do_blocks, "blocks", NULL, FS | PATH,
 DBG_COMMAND(do_ex, "ex", "dump_extents extents", FS | PATH,
 	    "[-n] [-l] file",
 	    "extent tree (-n interior nodes only, -l leaves only)")
+DBG_COMMAND(do_bmap, "bmap", NULL, FS | PATH,
+	    "file logical_block",
+	    "the physical block behind a logical block (0: a hole)")
+DBG_COMMAND(do_filefrag, "filefrag", NULL, FS | PATH,
+	    "file",
+	    "how many contiguous runs a file's blocks make")
 DBG_COMMAND(do_imap, "imap", NULL, FS | PATH,
 	    "file",
 	    "where an inode lives on disk")
@@ -57,6 +72,9 @@ DBG_COMMAND(do_ls, "ls", "list_directory", FS | PATH,
 DBG_COMMAND(do_cd, "cd", "change_working_directory", FS | PATH,
 	    "dir",
 	    "change the current directory")
+DBG_COMMAND(do_chroot, "chroot", "change_root_directory", FS | PATH,
+	    "dir",
+	    "make a directory the session's /")
 DBG_COMMAND(do_pwd, "pwd", "print_working_directory", FS,
 	    "",
 	    "print the current directory")
@@ -91,7 +109,7 @@ DBG_COMMAND(do_rdump, "rdump", NULL, FS | PATH,
 	    "copy directory trees out of the image")
 
 /* blocks and bitmaps */
-DBG_COMMAND(do_bd, "bd", "block_dump", FS | PATH,
+DBG_COMMAND(do_bd, "bd", "block_dump bdump", FS | PATH,
 	    "[-f file] block [count]",
 	    "hex dump of blocks (-f: logical blocks of a file)")
 DBG_COMMAND(do_icheck, "icheck", NULL, FS,
@@ -112,6 +130,10 @@ DBG_COMMAND(do_ffi, "ffi", "find_free_inode", BM,
 DBG_COMMAND(do_freefrag, "freefrag", "e2freefrag", BM,
 	    "[-c chunk_kb]",
 	    "free space fragmentation")
+
+DBG_COMMAND(do_dump_mmp, "dump_mmp", NULL, FS,
+	    "[block]",
+	    "the multiple-mount protection block")
 
 /* extended attributes */
 DBG_COMMAND(do_ea_list, "ea_list", NULL, FS | PATH,

@@ -15,6 +15,7 @@ debugfs_debugfs_SOURCES = \
 	debugfs/inode_cmds.c \
 	debugfs/dir_cmds.c \
 	debugfs/ls_cmds.c \
+	debugfs/misc_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \
 	debugfs/block_cmds.c \
