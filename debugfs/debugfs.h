@@ -95,6 +95,10 @@ int dbg_resolve_dir(struct dbg_ctx *ctx, const char *cmd, const char *spec,
 /* Read the whole inode; prints the error line itself. */
 int dbg_read_inode(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
 		   struct ext2_inode_large *inode);
+/* The one file argument of a command (argv[1]): resolved and read.
+ * Prints usage or the error itself; 0 on success. */
+int dbg_file_arg(struct dbg_ctx *ctx, int argc, char **argv, ext2_ino_t *ino,
+		 struct ext2_inode_large *in);
 /* Parse a block number of the open fs; prints the error itself. */
 int dbg_parse_block(struct dbg_ctx *ctx, const char *cmd, const char *s,
 		    blk64_t *blk);

@@ -1,6 +1,6 @@
 /*
- * dir_cmds.c --- directory navigation and lookups: cd, pwd, ncheck (names
- * of inodes) and dirsearch (ls has ls_cmds.c).
+ * dir_cmds.c --- directory navigation and lookups: cd, chroot, pwd,
+ * ncheck (names of inodes) and dirsearch (ls has ls_cmds.c).
  */
 #include "config.h"
 #include <stdlib.h>
@@ -8,7 +8,9 @@
 #include <unistd.h>
 #include "debugfs.h"
 
-int do_cd(struct dbg_ctx *ctx, int argc, char **argv)
+/* The one directory argument of cd and chroot into *WHERE. */
+static int set_dir(struct dbg_ctx *ctx, int argc, char **argv,
+		   ext2_ino_t *where)
 {
 	ext2_ino_t dir;
 
@@ -18,8 +20,18 @@ int do_cd(struct dbg_ctx *ctx, int argc, char **argv)
 	}
 	if (dbg_resolve_dir(ctx, argv[0], argv[1], &dir))
 		return 1;
-	ctx->cwd = dir;
+	*where = dir;
 	return 0;
+}
+
+int do_cd(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	return set_dir(ctx, argc, argv, &ctx->cwd);
+}
+
+int do_chroot(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	return set_dir(ctx, argc, argv, &ctx->root);
 }
 
 int do_pwd(struct dbg_ctx *ctx, int argc, char **argv)

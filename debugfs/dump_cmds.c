@@ -211,12 +211,7 @@ int do_cat(struct dbg_ctx *ctx, int argc, char **argv)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (argc != 2) {
-		dbg_usage(ctx, argv[0]);
-		return 1;
-	}
-	if (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
-	    dbg_read_inode(ctx, argv[0], ino, &in))
+	if (dbg_file_arg(ctx, argc, argv, &ino, &in))
 		return 1;
 	if (LINUX_S_ISDIR(in.i_mode)) {
 		dbg_error(ctx, argv[0], 0, "%s: is a directory", argv[1]);

@@ -1,7 +1,7 @@
 /*
  * misc_cmds.c --- small reading and session commands of the reference's
- * set: supported_features, set_current_time, lcd, chroot, bmap, filefrag
- * and dump_mmp.
+ * set: supported_features, set_current_time, lcd, bmap, filefrag and
+ * dump_mmp.
  */
 #include "config.h"
 #include <errno.h>
@@ -127,20 +127,6 @@ int do_lcd(struct dbg_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-int do_chroot(struct dbg_ctx *ctx, int argc, char **argv)
-{
-	ext2_ino_t dir;
-
-	if (argc != 2) {
-		dbg_usage(ctx, argv[0]);
-		return 1;
-	}
-	if (dbg_resolve_dir(ctx, argv[0], argv[1], &dir))
-		return 1;
-	ctx->root = dir;
-	return 0;
-}
-
 /* bmap file logical: the physical block behind one logical block (0 for
  * a hole), as libext2fs maps it, without allocating. */
 int do_bmap(struct dbg_ctx *ctx, int argc, char **argv)
@@ -206,12 +192,7 @@ int do_filefrag(struct dbg_ctx *ctx, int argc, char **argv)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (argc != 2) {
-		dbg_usage(ctx, argv[0]);
-		return 1;
-	}
-	if (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
-	    dbg_read_inode(ctx, argv[0], ino, &in))
+	if (dbg_file_arg(ctx, argc, argv, &ino, &in))
 		return 1;
 	if (ext2fs_inode_has_valid_blocks2(ctx->fs, (struct ext2_inode *)&in)) {
 		err = ext2fs_block_iterate3(ctx->fs, ino, BLOCK_FLAG_READ_ONLY,

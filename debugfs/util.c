@@ -222,3 +222,14 @@ errcode_t dbg_one_version(struct dbg_ctx *ctx, ext2_ino_t ino, uint64_t *v,
 	free(in);
 	return err;
 }
+
+int dbg_file_arg(struct dbg_ctx *ctx, int argc, char **argv, ext2_ino_t *ino,
+		 struct ext2_inode_large *in)
+{
+	if (argc != 2) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	return dbg_resolve(ctx, argv[0], argv[1], ino) ||
+	       dbg_read_inode(ctx, argv[0], *ino, in);
+}
