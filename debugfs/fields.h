@@ -14,9 +14,11 @@ enum dbg_field_type {
 	DBG_F_TIME,		/* seconds; accepts "now" */
 	DBG_F_UUID,		/* 16 bytes; "null", "random", "time" */
 	DBG_F_STRING,		/* fixed size, zero padded */
-	DBG_F_IFLAGS		/* inode flags: a number, or names joined by
+	DBG_F_IFLAGS,		/* inode flags: a number, or names joined by
 				 * commas ("extents,noatime" sets exactly
 				 * those; "+name" / "-name" change one) */
+	DBG_F_ERRORS		/* s_errors: a number or continue,
+				 * remount-ro, panic */
 };
 
 struct dbg_field {

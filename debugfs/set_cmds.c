@@ -36,6 +36,23 @@ static int field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
 	return 1;
 }
 
+/* The UUID through the library, which keeps every checksum valid. */
+static int set_uuid(struct dbg_ctx *ctx, const char *cmd,
+		    const struct dbg_field *f, const char *value)
+{
+	struct ext2_super_block sb = *ctx->fs->super;
+	errcode_t err;
+	int rc;
+
+	rc = dbg_field_set(f, 0, (unsigned char *)&sb, sizeof(sb), value);
+	if (rc)
+		return field_error(ctx, cmd, rc, f->name, value);
+	err = e2x_fs_set_uuid(ctx->fs, sb.s_uuid, 0);
+	if (err)
+		dbg_error(ctx, cmd, err, "setting the UUID");
+	return err != 0;
+}
+
 int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const struct dbg_field *f;
@@ -55,6 +72,8 @@ int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 			  "(ssv -l lists them)", argv[1]);
 		return 1;
 	}
+	if (!strcmp(f->name, "uuid"))
+		return set_uuid(ctx, argv[0], f, argv[2]);
 	rc = dbg_field_set(f, idx, (unsigned char *)ctx->fs->super,
 			   sizeof(struct ext2_super_block), argv[2]);
 	if (rc)

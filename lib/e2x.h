@@ -29,6 +29,13 @@ void e2x_init_errors(void);
  * system clock. */
 time_t e2x_now(ext2_filsys fs);
 
+/* fs_uuid.c --- set the file system's UUID (16 bytes) and keep it
+ * openable: the metadata checksum seed stays that of the old UUID
+ * (metadata_csum_seed), group descriptor checksums follow the new one.
+ * FLAGS must be 0; the change is written when FS is flushed. */
+errcode_t e2x_fs_set_uuid(ext2_filsys fs, const unsigned char uuid[16],
+			  int flags);
+
 /* iversion.c --- the 64-bit inode change counter (i_version) */
 uint64_t e2x_inode_get_version(const struct ext2_inode_large *inode,
 			       unsigned int inode_size);

@@ -289,6 +289,37 @@ START_TEST(ea_inode_value_charged)
 }
 END_TEST
 
+/* A new UUID keeps the file system clean: metadata checksums keep their
+ * seed, group descriptor checksums (either kind) follow the UUID. */
+static const char *const uuid_geos[] = {
+	"-b 1024",				/* metadata_csum */
+	"-b 1024 -O ^metadata_csum,uninit_bg",	/* gdt_csum */
+};
+
+START_TEST(set_uuid_stays_clean)
+{
+	unsigned char u[16];
+	ext2_ino_t f;
+	int i;
+
+	open_fs(uuid_geos[_i], "8M");
+	f = file_of("f", 3000);
+	for (i = 0; i < 16; i++)
+		u[i] = (unsigned char)(i * 17 + 1);
+	ck_assert_int_eq(e2x_fs_set_uuid(fx.fs, u, 0), 0);
+	ck_assert_int_eq(memcmp(fx.fs->super->s_uuid, u, 16), 0);
+	ck_assert_int_eq(e2x_fs_set_uuid(fx.fs, u, 1),
+			 EXT2_ET_INVALID_ARGUMENT);
+	fixture_close(&fx);
+	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
+	fixture_reopen(&fx);
+	ck_assert_int_eq(memcmp(fx.fs->super->s_uuid, u, 16), 0);
+	ck_assert_int_eq(ext2fs_read_bitmaps(fx.fs), 0);
+	(void)f;
+	close_clean();
+}
+END_TEST
+
 START_TEST(xattr_set_and_remove)
 {
 	struct ext2_xattr_handle *h;
@@ -340,6 +371,8 @@ static Suite *suite_edit(void)
 	tcase_add_test(tc, fallocate_promotes_inline);
 	tcase_add_test(tc, punch_inline_empties);
 	tcase_add_test(tc, ea_inode_value_charged);
+	tcase_add_loop_test(tc, set_uuid_stays_clean, 0,
+			    sizeof(uuid_geos) / sizeof(uuid_geos[0]));
 	tcase_add_test(tc, xattr_set_and_remove);
 	suite_add_tcase(s, tc);
 	return s;
