@@ -173,6 +173,12 @@ DBG_COMMAND(do_seti, "seti", NULL, RW | BM | PATH,
 DBG_COMMAND(do_freei, "freei", NULL, RW | BM | PATH,
 	    "file",
 	    "mark an inode free")
+DBG_COMMAND(do_clri, "clri", NULL, RW | PATH,
+	    "file ...",
+	    "clear inodes to zeros (nothing else follows)")
+DBG_COMMAND(do_zap_block, "zap_block", "zap", RW | PATH,
+	    "[-f file] [-o offset] [-l length] [-p pattern] [-b bit] block",
+	    "fill part of a block with a byte, or flip one bit")
 DBG_COMMAND(do_set_bg, "set_bg", "set_block_group", RW,
 	    "-l | group field value",
 	    "change a group descriptor field (checksum follows)")

@@ -16,6 +16,7 @@ debugfs_debugfs_SOURCES = \
 	debugfs/dir_cmds.c \
 	debugfs/ls_cmds.c \
 	debugfs/misc_cmds.c \
+	debugfs/zap_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \
 	debugfs/block_cmds.c \

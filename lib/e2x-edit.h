@@ -28,6 +28,17 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
  * set.  Directory entries naming it are left alone (kill_file). */
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags);
 
+/* raw_edit.c --- deliberate raw changes (debugfs clri, zap_block): only
+ * the named bytes change; no bitmap, counter or reference follows.
+ * Clear inode INO to zeros (its checksum and i_version, bumped once,
+ * stay right; an inode with a bad checksum can be cleared). */
+errcode_t e2x_inode_clear(ext2_filsys fs, ext2_ino_t ino, int flags);
+/* Fill LEN bytes at OFFSET of block BLK with PATTERN. */
+errcode_t e2x_block_fill(ext2_filsys fs, blk64_t blk, unsigned int offset,
+			 unsigned int len, unsigned char pattern);
+/* Flip bit BIT (0 = lowest bit of byte 0) of block BLK. */
+errcode_t e2x_block_flip_bit(ext2_filsys fs, blk64_t blk, unsigned int bit);
+
 /* Free an inode's itree (itree_flags as e2x_itree_drop), blocks and
  * attribute-block reference; IN is changed in memory, not written. */
 errcode_t e2x_inode_release_storage(ext2_filsys fs, ext2_ino_t ino,

@@ -320,6 +320,48 @@ START_TEST(set_uuid_stays_clean)
 }
 END_TEST
 
+/* clri and zap_block: exactly the named bytes change. */
+START_TEST(raw_clear_and_zap)
+{
+	unsigned char *buf;
+	uint64_t v;
+	blk64_t blk = 0;
+	ext2_ino_t f;
+	unsigned int i;
+
+	open_fs("-b 1024", "8M");
+	f = file_of("f", 3000);
+	v = version(f);
+	ck_assert_int_eq(ext2fs_bmap2(fx.fs, f, NULL, NULL, 0, 1, NULL, &blk),
+			 0);
+	ck_assert_int_eq(e2x_block_fill(fx.fs, blk, 10, 20, 0x41), 0);
+	ck_assert_int_eq(e2x_block_flip_bit(fx.fs, blk, 9), 0);
+	ck_assert_int_eq(e2x_block_fill(fx.fs, blk, 1000, 25, 0),
+			 EXT2_ET_INVALID_ARGUMENT);
+	ck_assert_int_eq(e2x_block_flip_bit(fx.fs, blk, 8192),
+			 EXT2_ET_INVALID_ARGUMENT);
+	buf = malloc(1024);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(io_channel_read_blk64(fx.fs->io, blk, 1, buf), 0);
+	for (i = 0; i < 1024; i++) {
+		unsigned char want = (unsigned char)((1024 + i) * 7 + 1);
+
+		if (i >= 10 && i < 30)
+			want = 0x41;
+		if (i == 1)
+			want ^= 2;	/* bit 9 */
+		ck_assert_uint_eq(buf[i], want);
+	}
+	free(buf);
+	ck_assert_int_eq(e2x_inode_clear(fx.fs, f, 0), 0);
+	ck_assert_uint_eq(version(f), v + 1);
+	ck_assert_uint_eq(ib.in.i_mode, 0);
+	ck_assert_uint_eq(ib.in.i_links_count, 0);
+	ck_assert_uint_eq(ib.in.i_block[0], 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
 START_TEST(xattr_set_and_remove)
 {
 	struct ext2_xattr_handle *h;
@@ -371,6 +413,7 @@ static Suite *suite_edit(void)
 	tcase_add_test(tc, fallocate_promotes_inline);
 	tcase_add_test(tc, punch_inline_empties);
 	tcase_add_test(tc, ea_inode_value_charged);
+	tcase_add_test(tc, raw_clear_and_zap);
 	tcase_add_loop_test(tc, set_uuid_stays_clean, 0,
 			    sizeof(uuid_geos) / sizeof(uuid_geos[0]));
 	tcase_add_test(tc, xattr_set_and_remove);
