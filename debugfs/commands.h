@@ -59,7 +59,7 @@ DBG_COMMAND(do_bmap, "bmap", NULL, FS | PATH,
 	    "file logical_block",
 	    "the physical block behind a logical block (0: a hole)")
 DBG_COMMAND(do_filefrag, "filefrag", NULL, FS | PATH,
-	    "file",
+	    "[file]",
 	    "how many contiguous runs a file's blocks make")
 DBG_COMMAND(do_imap, "imap", NULL, FS | PATH,
 	    "file",

@@ -185,26 +185,84 @@ static int count_run(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
-int do_filefrag(struct dbg_ctx *ctx, int argc, char **argv)
+/* One line of filefrag: NAME's contiguous runs. */
+static int frag_line(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
+		     const char *name)
 {
 	struct ext2_inode_large in;
 	struct frag_count fc = { 0, 0, 0 };
-	ext2_ino_t ino;
 	errcode_t err;
 
-	if (dbg_file_arg(ctx, argc, argv, &ino, &in))
+	if (dbg_read_inode(ctx, cmd, ino, &in))
 		return 1;
 	if (ext2fs_inode_has_valid_blocks2(ctx->fs, (struct ext2_inode *)&in)) {
 		err = ext2fs_block_iterate3(ctx->fs, ino, BLOCK_FLAG_READ_ONLY,
 					    NULL, count_run, &fc);
 		if (err) {
-			dbg_error(ctx, argv[0], err, "%s", argv[1]);
+			dbg_error(ctx, cmd, err, "%s", name);
 			return 1;
 		}
 	}
-	fprintf(ctx->out, "%s: %lu contiguous extents%s\n", argv[1], fc.runs,
+	fprintf(ctx->out, "%s: %lu contiguous extents%s\n", name, fc.runs,
 		LINUX_S_ISDIR(in.i_mode) ? " (dir)" : "");
 	return 0;
+}
+
+struct frag_dir {
+	struct dbg_ctx *ctx;
+	const char *cmd;
+	const char *prefix;	/* "." or the directory as typed */
+	int failed;
+};
+
+static int frag_entry(struct ext2_dir_entry *de, int offset, int blocksize,
+		      char *buf, void *priv)
+{
+	struct frag_dir *fd = priv;
+	unsigned int len = ext2fs_dirent_name_len(de);
+	char name[4096];
+
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
+	if (!de->inode || is_dot_or_dotdot(de->name, (int)len))
+		return 0;
+	snprintf(name, sizeof(name), "%s/%.*s", fd->prefix, (int)len,
+		 de->name);
+	fd->failed |= frag_line(fd->ctx, fd->cmd, de->inode, name);
+	return 0;
+}
+
+/* filefrag [file]: one file, or every entry of a directory (the current
+ * one by default); a blank line closes the report, as in the reference. */
+int do_filefrag(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	struct frag_dir fd = { ctx, argv[0], ".", 0 };
+	struct ext2_inode_large in;
+	ext2_ino_t ino = ctx->cwd;
+	errcode_t err;
+
+	if (argc > 2) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (argc == 2 && (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
+			  dbg_read_inode(ctx, argv[0], ino, &in)))
+		return 1;
+	if (argc == 2 && !LINUX_S_ISDIR(in.i_mode)) {
+		fd.failed = frag_line(ctx, argv[0], ino, argv[1]);
+	} else {
+		if (argc == 2)
+			fd.prefix = argv[1];
+		err = ext2fs_dir_iterate(ctx->fs, ino, 0, NULL, frag_entry,
+					 &fd);
+		if (err) {
+			dbg_error(ctx, argv[0], err, "reading the directory");
+			return 1;
+		}
+	}
+	fputc('\n', ctx->out);
+	return fd.failed;
 }
 
 static void print_mmp(FILE *o, const struct ext2_super_block *sb,
