@@ -147,6 +147,9 @@ DBG_COMMAND(do_ea_get, "ea_get", NULL, FS | PATH,
 DBG_COMMAND(do_logdump, "logdump", NULL, FS,
 	    "[-a] [-O] [-S]",
 	    "the journal log (-S superblock, -O old transactions, -a data)")
+DBG_COMMAND(do_journal_run, "journal_run", "jr", RW,
+	    "",
+	    "replay the journal, then reopen the file system")
 DBG_COMMAND(do_lsdel, "lsdel", "list_deleted_inodes", FS,
 	    "[secs]",
 	    "deleted inodes that still map blocks")

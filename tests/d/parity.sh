@@ -163,6 +163,17 @@ cp "$img" "$work/n.img"
 "$dbg" -n -R "cat f" "$work/n.img" 2>/dev/null | cmp -s - "$work/payload" ||
 	fail "-n: cat with -n does not read the file"
 
+# journal_run: the reference writes a transaction, ours replays it
+cp "$img" "$work/j.img"
+head -c 2048 /dev/urandom > "$work/jdata"
+printf 'jo\njw -b %s,%s %s\njc\n' "$blk" $((blk + 1)) "$work/jdata" |
+	"$ref" -w -f - "$work/j.img" >/dev/null 2>&1
+"$dbg" -w -R jr "$work/j.img" | grep -q "^Journal recovered: 1 transactions, 2 blocks" ||
+	fail "jr: no transaction replayed"
+dd if="$work/j.img" bs=1024 skip="$blk" count=2 2>/dev/null |
+	cmp -s - "$work/jdata" || fail "jr: logged blocks not in place"
+clean "$work/j.img" "jr"
+
 # 6. issue 14's bugs
 img=$work/inl.img
 mk -b 1024 -O inline_data "$img" 8M
