@@ -120,10 +120,6 @@ static inline int is_dot_or_dotdot(const char *name, int len)
 	return (len == 1 && name[0] == '.') ||
 	       (len == 2 && name[0] == '.' && name[1] == '.');
 }
-/* Keep a new inode's i_version at its creation value across a second
- * filling call: GET=1 reads it into *V, GET=0 puts *V back. */
-errcode_t dbg_one_version(struct dbg_ctx *ctx, ext2_ino_t ino, uint64_t *v,
-			  int get);
 /* Type letter/word of an inode mode. */
 const char *dbg_mode_type(uint16_t mode);
 

@@ -45,65 +45,61 @@ static int parent_of(struct dbg_ctx *ctx, const char *cmd, const char *path,
 	return 0;
 }
 
-/* Copy LEN bytes of host file FD into INO in one library write. */
-static errcode_t copy_content(ext2_filsys fs, ext2_ino_t ino, int fd,
-			      size_t len)
+/* The whole content of host file FD, mapped (*MAPPED set; munmap) when
+ * it says its size, else read to its end (devices, pipes, /proc files
+ * that say 0; free). */
+static errcode_t read_source(int fd, const struct stat *st, void **data,
+			     size_t *len, int *mapped)
 {
-	void *map;
-	errcode_t err;
-
-	if (!len)
-		return 0;
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return errno;
-	err = e2x_file_write(fs, ino, 0, map, len, 0);
-	munmap(map, len);
-	return err;
-}
-
-/* Read a source that cannot be mapped (a device, a pipe) to its end and
- * write it into INO in one library write. */
-static errcode_t copy_stream(ext2_filsys fs, ext2_ino_t ino, int fd)
-{
-	size_t len = 0, cap = 0;
+	size_t cap = 0;
 	char *buf = NULL, *nbuf;
-	errcode_t err = 0;
 	ssize_t got;
 
+	*data = NULL;
+	*len = 0;
+	*mapped = 0;
+	if (S_ISREG(st->st_mode) && st->st_size > 0) {
+		*data = mmap(NULL, (size_t)st->st_size, PROT_READ,
+			     MAP_PRIVATE, fd, 0);
+		if (*data == MAP_FAILED) {
+			*data = NULL;
+			return errno;
+		}
+		*len = (size_t)st->st_size;
+		*mapped = 1;
+		return 0;
+	}
 	for (;;) {
-		if (len == cap) {
+		if (*len == cap) {
 			cap = cap ? cap * 2 : 65536;
 			nbuf = realloc(buf, cap);
 			if (!nbuf) {
-				err = EXT2_ET_NO_MEMORY;
-				break;
+				free(buf);
+				return EXT2_ET_NO_MEMORY;
 			}
 			buf = nbuf;
 		}
-		got = read(fd, buf + len, cap - len);
+		got = read(fd, buf + *len, cap - *len);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0)
-			err = errno;
-		if (got <= 0)
+		if (got < 0) {
+			free(buf);
+			return errno;
+		}
+		if (got == 0)
 			break;
-		len += (size_t)got;
+		*len += (size_t)got;
 	}
-	if (!err && len)
-		err = e2x_file_write(fs, ino, 0, buf, len, 0);
-	free(buf);
-	return err;
+	*data = buf;
+	return 0;
 }
 
-/* The content of host file FD (described by ST) into INO: mapped when it
- * says its size, else read to its end (/proc files say 0). */
-static errcode_t copy_in(ext2_filsys fs, ext2_ino_t ino, int fd,
-			 const struct stat *st)
+static void release_source(void *data, size_t len, int mapped)
 {
-	if (S_ISREG(st->st_mode) && st->st_size > 0)
-		return copy_content(fs, ino, fd, (size_t)st->st_size);
-	return copy_stream(fs, ino, fd);
+	if (mapped)
+		munmap(data, len);
+	else
+		free(data);
 }
 
 int do_write(struct dbg_ctx *ctx, int argc, char **argv)
@@ -111,8 +107,10 @@ int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 	const char *name;
 	ext2_ino_t dir, ino;
 	struct stat st;
+	void *data = NULL;
+	size_t len = 0;
 	errcode_t err;
-	int fd, ret = 1;
+	int fd, mapped, ret = 1;
 
 	if (argc != 3) {
 		dbg_usage(ctx, argv[0]);
@@ -129,22 +127,18 @@ int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 	}
 	if (parent_of(ctx, argv[0], argv[2], &dir, &name))
 		goto out;
-	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
-			    LINUX_S_IFREG | (st.st_mode & 07777), 0, &ino);
+	err = read_source(fd, &st, &data, &len, &mapped);
+	if (err) {
+		dbg_error(ctx, argv[0], err, "%s", argv[1]);
+		goto out;
+	}
+	err = e2x_dir_create_file(ctx->fs, dir, name, strlen(name),
+				  LINUX_S_IFREG | (st.st_mode & 07777), data,
+				  len, 0, &ino);
+	release_source(data, len, mapped);
 	if (err == E2X_ERR_EXISTS) {
 		dbg_error(ctx, argv[0], 0, "%s: already exists", argv[2]);
 		goto out;
-	}
-	if (!err) {
-		uint64_t v = 0;
-
-		err = dbg_one_version(ctx, ino, &v, 1);
-		if (!err)
-			err = copy_in(ctx->fs, ino, fd, &st);
-		if (!err)
-			err = dbg_one_version(ctx, ino, &v, 0);
-		if (err)	/* no half-written file left behind */
-			e2x_dir_unlink(ctx->fs, dir, name, strlen(name), 0);
 	}
 	if (err) {
 		dbg_error(ctx, argv[0], err, "%s", argv[2]);

@@ -83,21 +83,6 @@ int do_mkdir(struct dbg_ctx *ctx, int argc, char **argv)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-/* Device numbers in i_block as the kernel stores them: the old 8:8 form
- * when both fit, else the new 12:20 form in i_block[1]. */
-static void set_device(struct ext2_inode_large *in, unsigned long major,
-		       unsigned long minor)
-{
-	if (major < 256 && minor < 256) {
-		in->i_block[0] = (uint32_t)(major << 8 | minor);
-		in->i_block[1] = 0;
-	} else {
-		in->i_block[0] = 0;
-		in->i_block[1] = (uint32_t)((minor & 0xff) | (major << 8) |
-					    ((minor & ~0xffUL) << 12));
-	}
-}
-
 static int mknod_args(struct dbg_ctx *ctx, int argc, char **argv,
 		      unsigned int *mode, uint64_t *major, uint64_t *minor)
 {
@@ -120,10 +105,9 @@ static int mknod_args(struct dbg_ctx *ctx, int argc, char **argv,
 
 int do_mknod(struct dbg_ctx *ctx, int argc, char **argv)
 {
-	unsigned int mode, isz = EXT2_INODE_SIZE(ctx->fs->super);
+	unsigned int mode;
 	uint64_t major, minor;
-	struct ext2_inode_large *in = NULL;
-	ext2_ino_t dir, ino;
+	ext2_ino_t dir;
 	char *name;
 	errcode_t err;
 
@@ -131,28 +115,20 @@ int do_mknod(struct dbg_ctx *ctx, int argc, char **argv)
 		return 1;
 	if (split_path(ctx, argv[0], argv[1], &dir, &name))
 		return 1;
-	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name), mode | 0644, 0,
-			    &ino);
-	free(name);
-	if (err)
-		return fail(ctx, argv[0], err, argv[1]);
 	if (mode == LINUX_S_IFIFO)
-		return 0;
-	/* the device numbers: the inode is new, its one bump is done */
-	in = calloc(1, isz < sizeof(*in) ? sizeof(*in) : isz);
-	err = in ? e2x_read_inode(ctx->fs, ino, in) : EXT2_ET_NO_MEMORY;
-	if (!err) {
-		set_device(in, major, minor);
-		err = ext2fs_write_inode_full(ctx->fs, ino,
-					      (struct ext2_inode *)in, isz);
-	}
-	free(in);
+		err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
+				    mode | 0644, 0, NULL);
+	else
+		err = e2x_dir_mkdev(ctx->fs, dir, name, strlen(name),
+				    mode | 0644, (unsigned int)major,
+				    (unsigned int)minor, 0, NULL);
+	free(name);
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
 int do_symlink(struct dbg_ctx *ctx, int argc, char **argv)
 {
-	ext2_ino_t dir, ino;
+	ext2_ino_t dir;
 	char *name;
 	errcode_t err;
 
@@ -167,20 +143,8 @@ int do_symlink(struct dbg_ctx *ctx, int argc, char **argv)
 	}
 	if (split_path(ctx, argv[0], argv[1], &dir, &name))
 		return 1;
-	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
-			    LINUX_S_IFLNK | 0777, 0, &ino);
-	if (!err) {
-		uint64_t v = 0;
-
-		err = dbg_one_version(ctx, ino, &v, 1);
-		if (!err)
-			err = e2x_symlink_write(ctx->fs, ino, argv[2],
-						strlen(argv[2]), 0);
-		if (!err)
-			err = dbg_one_version(ctx, ino, &v, 0);
-		if (err)	/* take the empty link away again */
-			e2x_dir_unlink(ctx->fs, dir, name, strlen(name), 0);
-	}
+	err = e2x_dir_symlink(ctx->fs, dir, name, strlen(name), argv[2],
+			      strlen(argv[2]), 0, NULL);
 	free(name);
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }

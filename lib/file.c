@@ -19,6 +19,7 @@ struct fop {
 	ext2_ino_t ino;
 	struct ext2_inode_large *inode;	/* EXT2_INODE_SIZE bytes */
 	char *blk;			/* one block of scratch */
+	int fresh;			/* E2X_FILE_FRESH_INODE: no bump */
 };
 
 static errcode_t fop_open(ext2_filsys fs, ext2_ino_t ino, struct fop *op)
@@ -98,6 +99,10 @@ static void fop_touch(struct fop *op)
 
 static errcode_t fop_store(struct fop *op)
 {
+	if (op->fresh)
+		return ext2fs_write_inode_full(op->fs, op->ino,
+					       (struct ext2_inode *)op->inode,
+					       EXT2_INODE_SIZE(op->fs->super));
 	return e2x_write_inode(op->fs, op->ino, op->inode);
 }
 
@@ -379,10 +384,10 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 	struct fop op;
 	errcode_t err, err2;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
+	op.fresh = !!(flags & E2X_FILE_FRESH_INODE);
 	if (offset + len < offset) {
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
@@ -457,10 +462,10 @@ errcode_t e2x_file_truncate(ext2_filsys fs, ext2_ino_t ino, uint64_t size,
 	struct fop op;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
+	op.fresh = !!(flags & E2X_FILE_FRESH_INODE);
 	err = check_reach(&op, size);
 	if (err)
 		goto out;
@@ -608,10 +613,10 @@ errcode_t e2x_symlink_write(ext2_filsys fs, ext2_ino_t ino,
 	struct fop op;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_LNK, &op);
 	if (err)
 		goto out;
+	op.fresh = !!(flags & E2X_FILE_FRESH_INODE);
 	if (len == 0 || memchr(target, 0, len)) {
 		err = E2X_ERR_BAD_OPTION;
 		goto out;

@@ -362,6 +362,53 @@ START_TEST(raw_clear_and_zap)
 }
 END_TEST
 
+/* Device node, symlink and file made whole in one call: one i_version
+ * move each (a fresh inode starts at 1), content in place, nothing left
+ * behind when the fill fails. */
+START_TEST(create_in_one_call)
+{
+	static unsigned char data[5000];
+	char got[600], target[400];
+	size_t len = 0;
+	ext2_ino_t c, b, l, f;
+
+	open_fs("-b 1024 -I 256 -O inline_data", "16M");
+	ck_assert_int_eq(e2x_dir_mkdev(fx.fs, EXT2_ROOT_INO, "c", 1,
+				       LINUX_S_IFCHR | 0600, 4, 5, 0, &c), 0);
+	ck_assert_int_eq(e2x_dir_mkdev(fx.fs, EXT2_ROOT_INO, "b", 1,
+				       LINUX_S_IFBLK | 0600, 259, 70000, 0,
+				       &b), 0);
+	ck_assert_int_eq(e2x_dir_mkdev(fx.fs, EXT2_ROOT_INO, "x", 1,
+				       LINUX_S_IFREG | 0600, 1, 1, 0, NULL),
+			 EXT2_ET_INVALID_ARGUMENT);
+	ck_assert_uint_eq(version(c), 1);
+	ck_assert_uint_eq(ib.in.i_block[0], 4 << 8 | 5);
+	ck_assert_uint_eq(version(b), 1);
+	ck_assert_uint_eq(ib.in.i_block[1], (70000 & 0xff) | (259 << 8) |
+			  ((70000 & ~0xff) << 12));
+	memset(target, 'T', sizeof(target) - 1);
+	target[sizeof(target) - 1] = 0;
+	ck_assert_int_eq(e2x_dir_symlink(fx.fs, EXT2_ROOT_INO, "l", 1, target,
+					 strlen(target), 0, &l), 0);
+	ck_assert_uint_eq(version(l), 1);
+	ck_assert_int_eq(e2x_symlink_read(fx.fs, l, got, sizeof(got), &len),
+			 0);
+	ck_assert_uint_eq(len, strlen(target));
+	ck_assert_int_eq(e2x_dir_symlink(fx.fs, EXT2_ROOT_INO, "bad", 3, "",
+					 0, 0, NULL), E2X_ERR_BAD_OPTION);
+	ck_assert_int_eq(e2x_dir_lookup(fx.fs, EXT2_ROOT_INO, "bad", 3, NULL,
+					NULL),
+			 E2X_ERR_NOT_FOUND);
+	fixture_fill(data, sizeof(data), 9);
+	ck_assert_int_eq(e2x_dir_create_file(fx.fs, EXT2_ROOT_INO, "f", 1,
+					     LINUX_S_IFREG | 0644, data,
+					     sizeof(data), 0, &f), 0);
+	ck_assert_uint_eq(version(f), 1);
+	ck_assert_uint_eq(EXT2_I_SIZE(&ib.in), sizeof(data));
+	close_clean();
+}
+END_TEST
+
 START_TEST(xattr_set_and_remove)
 {
 	struct ext2_xattr_handle *h;
@@ -414,6 +461,7 @@ static Suite *suite_edit(void)
 	tcase_add_test(tc, punch_inline_empties);
 	tcase_add_test(tc, ea_inode_value_charged);
 	tcase_add_test(tc, raw_clear_and_zap);
+	tcase_add_test(tc, create_in_one_call);
 	tcase_add_loop_test(tc, set_uuid_stays_clean, 0,
 			    sizeof(uuid_geos) / sizeof(uuid_geos[0]));
 	tcase_add_test(tc, xattr_set_and_remove);
