@@ -182,6 +182,9 @@ DBG_COMMAND(do_clri, "clri", NULL, RW | PATH,
 DBG_COMMAND(do_zap_block, "zap_block", "zap", RW | PATH,
 	    "[-f file] [-o offset] [-l length] [-p pattern] [-b bit] block",
 	    "fill part of a block with a byte, or flip one bit")
+DBG_COMMAND(do_set_mmp_value, "set_mmp_value", "smmp", RW,
+	    "-l | field value",
+	    "change a field of the MMP block (-l lists the fields)")
 DBG_COMMAND(do_set_bg, "set_bg", "set_block_group", RW,
 	    "-l | group field value",
 	    "change a group descriptor field (checksum follows)")

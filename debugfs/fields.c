@@ -124,6 +124,22 @@ const struct dbg_field dbg_super_fields[] = {
 	{ NULL, 0, 0, 0, 0, 0, 0 }
 };
 
+#define MP(f) offsetof(struct mmp_struct, f)
+#define MPSZ(f) sizeof(((struct mmp_struct *)0)->f)
+#define M(name, f, T) { name, MP(f), MPSZ(f), 0, 0, T, 0 }
+
+/* The multiple-mount protection block (set_mmp_value). */
+const struct dbg_field dbg_mmp_fields[] = {
+	M("magic", mmp_magic, DBG_F_UINT),
+	M("seq", mmp_seq, DBG_F_UINT),
+	M("time", mmp_time, DBG_F_UINT),
+	M("nodename", mmp_nodename, DBG_F_STRING),
+	M("bdevname", mmp_bdevname, DBG_F_STRING),
+	M("check_interval", mmp_check_interval, DBG_F_UINT),
+	M("checksum", mmp_checksum, DBG_F_UINT),
+	{ NULL, 0, 0, 0, 0, 0, 0 }
+};
+
 #define I(name, f, T) { name, IN(f), INSZ(f), 0, 0, T, 0 }
 #define IH(name, f, h, T) { name, IN(f), INSZ(f), IN(h), INSZ(h), T, 0 }
 

@@ -1,7 +1,6 @@
 /*
  * misc_cmds.c --- small reading and session commands of the reference's
- * set: supported_features, set_current_time, lcd, bmap, filefrag and
- * dump_mmp.
+ * set: supported_features, set_current_time, lcd, bmap and filefrag.
  */
 #include "config.h"
 #include <errno.h>
@@ -263,57 +262,4 @@ int do_filefrag(struct dbg_ctx *ctx, int argc, char **argv)
 	}
 	fputc('\n', ctx->out);
 	return fd.failed;
-}
-
-static void print_mmp(FILE *o, const struct ext2_super_block *sb,
-		      blk64_t blk, const struct mmp_struct *m)
-{
-	char when[40];
-
-	dbg_format_time((int64_t)m->mmp_time, when, sizeof(when));
-	fprintf(o, "block_number: %llu\n", (unsigned long long)blk);
-	fprintf(o, "update_interval: %u\n", sb->s_mmp_update_interval);
-	fprintf(o, "check_interval: %u\n", m->mmp_check_interval);
-	fprintf(o, "sequence: %08x\n", m->mmp_seq);
-	fprintf(o, "time: %llu -- %s UTC\n",
-		(unsigned long long)m->mmp_time, when);
-	fprintf(o, "node_name: %.*s\n", (int)sizeof(m->mmp_nodename),
-		(const char *)m->mmp_nodename);
-	fprintf(o, "device_name: %.*s\n", (int)sizeof(m->mmp_bdevname),
-		(const char *)m->mmp_bdevname);
-	fprintf(o, "magic: 0x%x\n", m->mmp_magic);
-	fprintf(o, "checksum: 0x%08x\n", m->mmp_checksum);
-}
-
-/* dump_mmp [block]: the multiple-mount protection block. */
-int do_dump_mmp(struct dbg_ctx *ctx, int argc, char **argv)
-{
-	ext2_filsys fs = ctx->fs;
-	blk64_t blk = fs->super->s_mmp_block;
-	errcode_t err;
-	void *buf = NULL;
-
-	if (argc > 2) {
-		dbg_usage(ctx, argv[0]);
-		return 1;
-	}
-	if (argc == 2 && dbg_parse_block(ctx, argv[0], argv[1], &blk))
-		return 1;
-	if (argc == 1 && !ext2fs_has_feature_mmp(fs->super)) {
-		dbg_error(ctx, argv[0], 0,
-			  "MMP is not active on this file system");
-		return 1;
-	}
-	err = ext2fs_get_mem(fs->blocksize, &buf);
-	if (!err)
-		err = io_channel_read_blk64(fs->io, blk, 1, buf);
-	if (err) {
-		dbg_error(ctx, argv[0], err, "reading MMP block %llu",
-			  (unsigned long long)blk);
-		ext2fs_free_mem(&buf);
-		return 1;
-	}
-	print_mmp(ctx->out, fs->super, blk, buf);
-	ext2fs_free_mem(&buf);
-	return 0;
 }

@@ -12,7 +12,7 @@
 #include "debugfs.h"
 #include "fields.h"
 
-static void list_fields(struct dbg_ctx *ctx, const struct dbg_field *t)
+void dbg_list_fields(struct dbg_ctx *ctx, const struct dbg_field *t)
 {
 	const struct dbg_field *f;
 
@@ -24,7 +24,7 @@ static void list_fields(struct dbg_ctx *ctx, const struct dbg_field *t)
 	}
 }
 
-static int field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
+int dbg_field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
 		       const char *name, const char *value)
 {
 	if (rc == DBG_FIELD_OUT_OF_RANGE)
@@ -46,7 +46,7 @@ static int set_uuid(struct dbg_ctx *ctx, const char *cmd,
 
 	rc = dbg_field_set(f, 0, (unsigned char *)&sb, sizeof(sb), value);
 	if (rc)
-		return field_error(ctx, cmd, rc, f->name, value);
+		return dbg_field_error(ctx, cmd, rc, f->name, value);
 	err = e2x_fs_set_uuid(ctx->fs, sb.s_uuid, 0);
 	if (err)
 		dbg_error(ctx, cmd, err, "setting the UUID");
@@ -59,7 +59,7 @@ int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 	int idx, rc;
 
 	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		list_fields(ctx, dbg_super_fields);
+		dbg_list_fields(ctx, dbg_super_fields);
 		return 0;
 	}
 	if (argc != 3) {
@@ -77,7 +77,7 @@ int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 	rc = dbg_field_set(f, idx, (unsigned char *)ctx->fs->super,
 			   sizeof(struct ext2_super_block), argv[2]);
 	if (rc)
-		return field_error(ctx, argv[0], rc, argv[1], argv[2]);
+		return dbg_field_error(ctx, argv[0], rc, argv[1], argv[2]);
 	ext2fs_mark_super_dirty(ctx->fs);
 	return 0;
 }
@@ -110,7 +110,7 @@ int do_sif(struct dbg_ctx *ctx, int argc, char **argv)
 	int idx, rc, ret = 1;
 
 	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		list_fields(ctx, dbg_inode_fields);
+		dbg_list_fields(ctx, dbg_inode_fields);
 		return 0;
 	}
 	if (argc != 4) {
@@ -139,7 +139,7 @@ int do_sif(struct dbg_ctx *ctx, int argc, char **argv)
 	rc = dbg_field_set(f, idx, (unsigned char *)in,
 			   inode_field_limit(fs, in, f), argv[3]);
 	if (rc) {
-		field_error(ctx, argv[0], rc, argv[2], argv[3]);
+		dbg_field_error(ctx, argv[0], rc, argv[2], argv[3]);
 		goto out;
 	}
 	/* Setting i_version or the checksum by hand must stick; every other
@@ -175,7 +175,7 @@ int do_set_bg(struct dbg_ctx *ctx, int argc, char **argv)
 	int idx, rc;
 
 	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		list_fields(ctx, dbg_bg_fields);
+		dbg_list_fields(ctx, dbg_bg_fields);
 		return 0;
 	}
 	if (argc != 4) {
@@ -202,7 +202,7 @@ int do_set_bg(struct dbg_ctx *ctx, int argc, char **argv)
 						 (dgrp_t)group);
 	rc = dbg_field_set(f, idx, gd, EXT2_DESC_SIZE(fs->super), argv[3]);
 	if (rc)
-		return field_error(ctx, argv[0], rc, argv[2], argv[3]);
+		return dbg_field_error(ctx, argv[0], rc, argv[2], argv[3]);
 	if (strcmp(f->name, "checksum"))
 		ext2fs_group_desc_csum_set(fs, (dgrp_t)group);
 	ext2fs_mark_super_dirty(fs);

@@ -38,6 +38,11 @@ errcode_t e2x_block_fill(ext2_filsys fs, blk64_t blk, unsigned int offset,
 			 unsigned int len, unsigned char pattern);
 /* Flip bit BIT (0 = lowest bit of byte 0) of block BLK. */
 errcode_t e2x_block_flip_bit(ext2_filsys fs, blk64_t blk, unsigned int bit);
+/* Read the MMP block BLK into a new block-sized *MMP (free with
+ * ext2fs_free_mem), and store one back with its checksum recomputed
+ * (FLAGS must be 0). */
+errcode_t e2x_mmp_read(ext2_filsys fs, blk64_t blk, void **mmp);
+errcode_t e2x_mmp_store(ext2_filsys fs, blk64_t blk, void *mmp, int flags);
 
 /* Free an inode's itree (itree_flags as e2x_itree_drop), blocks and
  * attribute-block reference; IN is changed in memory, not written. */

@@ -1,6 +1,7 @@
 /*
  * raw_edit.c --- deliberate raw damage for making test cases and for
- * repairs by hand (debugfs clri, zap_block): the named bytes change and
+ * repairs by hand (debugfs clri, zap_block, set_mmp_value): the named
+ * bytes change and
  * nothing else does (no bitmap, counter or reference follows), but the
  * inode checksum and i_version stay right.
  */
@@ -92,4 +93,29 @@ errcode_t e2x_block_flip_bit(ext2_filsys fs, blk64_t blk, unsigned int bit)
 		return err;
 	buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
 	return block_put(fs, blk, &buf);
+}
+
+errcode_t e2x_mmp_read(ext2_filsys fs, blk64_t blk, void **mmp)
+{
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (blk < fs->super->s_first_data_block)
+		return EXT2_ET_MMP_BAD_BLOCK;
+	return block_get(fs, blk, (unsigned char **)mmp);
+}
+
+errcode_t e2x_mmp_store(ext2_filsys fs, blk64_t blk, void *mmp, int flags)
+{
+	unsigned char *buf = mmp;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (flags)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (blk < fs->super->s_first_data_block ||
+	    blk >= ext2fs_blocks_count(fs->super))
+		return EXT2_ET_MMP_BAD_BLOCK;
+	err = ext2fs_mmp_csum_set(fs, mmp);
+	if (err)
+		return err;
+	return io_channel_write_blk64(fs->io, blk, 1, buf);
 }

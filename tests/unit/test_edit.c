@@ -362,6 +362,34 @@ START_TEST(raw_clear_and_zap)
 }
 END_TEST
 
+/* An MMP block stored through the library carries a valid checksum. */
+START_TEST(mmp_store_sets_checksum)
+{
+	struct mmp_struct *m;
+	void *buf = NULL;
+	blk64_t blk = 0;
+
+	open_fs("-b 1024", "8M");
+	ck_assert_int_eq(ext2fs_new_block2(fx.fs, 0, NULL, &blk), 0);
+	ck_assert_int_eq(e2x_mmp_read(fx.fs, blk, &buf), 0);
+	m = buf;
+	memset(m, 0, fx.fs->blocksize);
+	m->mmp_magic = EXT4_MMP_MAGIC;
+	m->mmp_seq = 0x12345;
+	m->mmp_checksum = 1;
+	ck_assert_int_eq(e2x_mmp_store(fx.fs, blk, m, 1),
+			 EXT2_ET_INVALID_ARGUMENT);
+	ck_assert_int_eq(e2x_mmp_store(fx.fs, blk, m, 0), 0);
+	ext2fs_free_mem(&buf);
+	ck_assert_int_eq(e2x_mmp_read(fx.fs, blk, &buf), 0);
+	m = buf;
+	ck_assert_uint_eq(m->mmp_seq, 0x12345);
+	ck_assert(ext2fs_mmp_csum_verify(fx.fs, m));
+	ext2fs_free_mem(&buf);
+	fixture_drop(&fx);
+}
+END_TEST
+
 /* Device node, symlink and file made whole in one call: one i_version
  * move each (a fresh inode starts at 1), content in place, nothing left
  * behind when the fill fails. */
@@ -461,6 +489,7 @@ static Suite *suite_edit(void)
 	tcase_add_test(tc, punch_inline_empties);
 	tcase_add_test(tc, ea_inode_value_charged);
 	tcase_add_test(tc, raw_clear_and_zap);
+	tcase_add_test(tc, mmp_store_sets_checksum);
 	tcase_add_test(tc, create_in_one_call);
 	tcase_add_loop_test(tc, set_uuid_stays_clean, 0,
 			    sizeof(uuid_geos) / sizeof(uuid_geos[0]));
