@@ -182,6 +182,9 @@ DBG_COMMAND(do_clri, "clri", NULL, RW | PATH,
 DBG_COMMAND(do_zap_block, "zap_block", "zap", RW | PATH,
 	    "[-f file] [-o offset] [-l length] [-p pattern] [-b bit] block",
 	    "fill part of a block with a byte, or flip one bit")
+DBG_COMMAND(do_undelete, "undelete", "undel", RW | BM | PATH,
+	    "<inode> [name]",
+	    "take a deleted inode and its blocks back into use")
 DBG_COMMAND(do_set_mmp_value, "set_mmp_value", "smmp", RW,
 	    "-l | field value",
 	    "change a field of the MMP block (-l lists the fields)")

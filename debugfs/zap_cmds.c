@@ -1,7 +1,8 @@
 /*
- * zap_cmds.c --- deliberate damage for a read-write session, as the
- * reference's clri and zap_block make it: the bytes change through
- * libe2x (lib/raw_edit.c) and nothing else follows.
+ * zap_cmds.c --- raw state changes for a read-write session, as the
+ * reference makes them: clri and zap_block (the bytes change through
+ * libe2x, lib/raw_edit.c, and nothing else follows) and undelete (an
+ * inode and its blocks back in use, lib/inode_undelete.c).
  */
 #include "config.h"
 #include <stdlib.h>
@@ -126,5 +127,52 @@ int do_zap_block(struct dbg_ctx *ctx, int argc, char **argv)
 	if (err)
 		dbg_error(ctx, argv[0], err, "block %llu",
 			  (unsigned long long)blk);
+	return err != 0;
+}
+
+/* undelete <ino> [name]: the inode back in use, and under NAME (an entry
+ * only; the link count stays what the inode says, as in the reference). */
+int do_undelete(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	ext2_ino_t ino, dir = ctx->cwd;
+	struct ext2_inode_large in;
+	const char *name;
+	errcode_t err;
+
+	if (argc != 2 && argc != 3) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
+	    dbg_read_inode(ctx, argv[0], ino, &in))
+		return 1;
+	err = e2x_inode_undelete(ctx->fs, ino, 0);
+	if (err == E2X_ERR_EXISTS) {
+		dbg_error(ctx, argv[0], 0, "%s: inode is in use", argv[1]);
+		return 1;
+	}
+	if (err) {
+		dbg_error(ctx, argv[0], err, "%s", argv[1]);
+		return 1;
+	}
+	if (argc == 2)
+		return 0;
+	name = strrchr(argv[2], '/');
+	if (name) {
+		char *head = strndup(argv[2], name == argv[2] ? 1 :
+					     (size_t)(name - argv[2]));
+		int bad = !head || dbg_resolve_dir(ctx, argv[0], head, &dir);
+
+		free(head);
+		if (bad)
+			return 1;
+		name++;
+	} else {
+		name = argv[2];
+	}
+	err = e2x_dir_add(ctx->fs, dir, name, strlen(name), ino,
+			  e2x_dir_ft_of_mode(in.i_mode), 0);
+	if (err)
+		dbg_error(ctx, argv[0], err, "%s", argv[2]);
 	return err != 0;
 }

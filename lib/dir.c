@@ -259,6 +259,11 @@ unsigned int dir_ft_of_mode(unsigned int mode)
 	return EXT2_FT_UNKNOWN;
 }
 
+unsigned int e2x_dir_ft_of_mode(unsigned int mode)
+{
+	return dir_ft_of_mode(mode);
+}
+
 int dirh_name_ok(const char *name, unsigned int len)
 {
 	if (!name || len == 0 || len > E2X_NAME_MAX)

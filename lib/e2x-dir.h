@@ -231,6 +231,9 @@ errcode_t e2x_dir_create_file(ext2_filsys fs, ext2_ino_t dir,
 			      const char *name, unsigned int name_len,
 			      unsigned int mode, const void *data, size_t len,
 			      int flags, ext2_ino_t *ino);
+/* The directory entry file type (EXT2_FT_*) of inode mode MODE; 0 for
+ * none. */
+unsigned int e2x_dir_ft_of_mode(unsigned int mode);
 /* Add a hard link NAME -> INO (a non-directory) and count it. */
 errcode_t e2x_dir_link(ext2_filsys fs, ext2_ino_t dir, const char *name,
 		       unsigned int name_len, ext2_ino_t ino, int flags);

@@ -4,8 +4,8 @@
 # listed in parity.missing); ls in its three layouts byte for byte, and a
 # script that parses "ls -l" reads the same from both; the commands added
 # for parity (bmap, filefrag, supported_features, dump_mmp,
-# set_mmp_value, zap_block, clri, set_current_time, ssv by name,
-# journal_run, -z undo, -n); write from
+# set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
+# name, journal_run, -z undo, -n); write from
 # /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
@@ -177,6 +177,19 @@ cp "$img" "$work/n.img"
 	fail "-n: the bad checksum was not noticed without -n"
 "$dbg" -n -R "cat f" "$work/n.img" 2>/dev/null | cmp -s - "$work/payload" ||
 	fail "-n: cat with -n does not read the file"
+
+# undelete: a file the reference deleted comes back whole under a name
+cp "$img" "$work/d.img"
+"$ref" -w -f - "$work/d.img" >/dev/null 2>&1 <<-'CMDS'
+	kill_file f
+	unlink f
+CMDS
+"$dbg" -w -R "undel <12> back" "$work/d.img" || fail "undel failed"
+"$ref" -R "cat back" "$work/d.img" 2>/dev/null | cmp -s - "$work/payload" ||
+	fail "undel: content not back"
+clean "$work/d.img" "undel"
+"$dbg" -w -R "undel <12> again" "$work/d.img" 2>/dev/null &&
+	fail "undel: an inode in use was taken again"
 
 # journal_run: the reference writes a transaction, ours replays it
 cp "$img" "$work/j.img"

@@ -362,6 +362,45 @@ START_TEST(raw_clear_and_zap)
 }
 END_TEST
 
+static int unmark_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
+			blk64_t ref_blk, int ref_offset, void *priv)
+{
+	(void)cnt;
+	(void)ref_blk;
+	(void)ref_offset;
+	(void)priv;
+	ext2fs_block_alloc_stats2(fs, *blocknr, -1);
+	return 0;
+}
+
+/* Deleted as the reference's kill_file (and old kernels) leave it: bits
+ * and counters free, dtime set, the block map still in the inode; then
+ * undelete: all back in use, one i_version move, clean. */
+START_TEST(deleted_then_undelete)
+{
+	blk64_t free0;
+	ext2_ino_t f;
+
+	open_fs("-b 1024", "8M");
+	f = file_of("f", 20000);
+	free0 = ext2fs_free_blocks_count(fx.fs->super);
+	ck_assert_int_eq(ext2fs_block_iterate3(fx.fs, f, BLOCK_FLAG_READ_ONLY,
+					       NULL, unmark_block, NULL), 0);
+	ext2fs_inode_alloc_stats2(fx.fs, f, -1, 0);
+	load(f);
+	ib.in.i_dtime = 1234;
+	ck_assert_int_eq(ext2fs_write_inode_full(fx.fs, f, (void *)&ib.in,
+						 256), 0);
+	ck_assert_uint_eq(ext2fs_free_blocks_count(fx.fs->super), free0 + 20);
+	OP(f, e2x_inode_undelete(fx.fs, f, 0));
+	ck_assert_uint_eq(ib.in.i_dtime, 0);
+	ck_assert_uint_eq(ext2fs_free_blocks_count(fx.fs->super), free0);
+	ck_assert(ext2fs_test_inode_bitmap2(fx.fs->inode_map, f));
+	ck_assert_int_eq(e2x_inode_undelete(fx.fs, f, 0), E2X_ERR_EXISTS);
+	close_clean();
+}
+END_TEST
+
 /* An MMP block stored through the library carries a valid checksum. */
 START_TEST(mmp_store_sets_checksum)
 {
@@ -490,6 +529,7 @@ static Suite *suite_edit(void)
 	tcase_add_test(tc, ea_inode_value_charged);
 	tcase_add_test(tc, raw_clear_and_zap);
 	tcase_add_test(tc, mmp_store_sets_checksum);
+	tcase_add_test(tc, deleted_then_undelete);
 	tcase_add_test(tc, create_in_one_call);
 	tcase_add_loop_test(tc, set_uuid_stays_clean, 0,
 			    sizeof(uuid_geos) / sizeof(uuid_geos[0]));
