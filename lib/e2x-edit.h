@@ -28,7 +28,7 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
  * set.  Directory entries naming it are left alone (kill_file). */
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags);
 
-/* inode_undelete.c --- take deleted inode INO back into use: its blocks
+/* inode_kill.c --- take deleted inode INO back into use: its blocks
  * (those not in use again) and its bitmap bit marked, counters
  * following, dtime cleared; its link count and names are left alone.
  * E2X_ERR_EXISTS when the inode is in use.  Bitmaps must be loaded. */
