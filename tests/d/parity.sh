@@ -163,8 +163,12 @@ for c in "errors remount-ro|Errors behavior: *Remount read-only" \
 	clean "$work/s.img" "ssv ${c%%|*}"
 done
 # -z: the undo file restores the image byte for byte
+# (libext2fs 1.47.0's undo channel does not free its block map at close:
+# under LeakSanitizer that leak, inside libext2fs, is not ours)
 cp "$img" "$work/u.img"
-"$dbg" -w -z "$work/u.undo" -R "mkdir undone" "$work/u.img" >/dev/null ||
+echo "leak:libext2fs.so" > "$work/lsan.supp"
+LSAN_OPTIONS="suppressions=$work/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+	"$dbg" -w -z "$work/u.undo" -R "mkdir undone" "$work/u.img" >/dev/null ||
 	fail "-z: mkdir failed"
 cmp -s "$img" "$work/u.img" && fail "-z: nothing was written"
 /usr/sbin/e2undo "$work/u.undo" "$work/u.img" >/dev/null 2>&1 ||
