@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "debugfs.h"
 
-DBG_CMD(do_bd)
+int do_bd(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	const char *file = NULL;
@@ -123,7 +123,7 @@ static int icheck_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return ic->left ? 0 : BLOCK_ABORT;
 }
 
-DBG_CMD(do_icheck)
+int do_icheck(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct icheck ic;
 	ext2_inode_scan scan = NULL;
@@ -212,7 +212,7 @@ static int parse_range(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_testb)
+int do_testb(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	blk64_t blk;
 	uint64_t count, i;
@@ -227,7 +227,7 @@ DBG_CMD(do_testb)
 	return 0;
 }
 
-DBG_CMD(do_testi)
+int do_testi(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 
@@ -243,7 +243,7 @@ DBG_CMD(do_testi)
 	return 0;
 }
 
-DBG_CMD(do_ffb)
+int do_ffb(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	blk64_t first = fs->super->s_first_data_block;
@@ -296,7 +296,7 @@ DBG_CMD(do_ffb)
 	return 0;
 }
 
-DBG_CMD(do_ffi)
+int do_ffi(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir = ctx->root, ino;
 	uint64_t mode = 010644;
@@ -420,7 +420,7 @@ static void ff_print(struct dbg_ctx *ctx, struct freefrag *ff)
 	}
 }
 
-DBG_CMD(do_freefrag)
+int do_freefrag(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct freefrag ff;
 	uint64_t kb = 0;

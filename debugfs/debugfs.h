@@ -15,6 +15,8 @@ struct dbg_open_opts {
 	int catastrophic;	/* -c: no bitmaps, read-only */
 	int direct;		/* -D: O_DIRECT */
 	int force;		/* -f on open: skip feature checks */
+	int nocsum;		/* -n: do not verify checksums */
+	char undo[4096];	/* -z: undo file for e2undo, "" for none */
 	unsigned int blocksize;	/* -b, with -s */
 	blk64_t superblock;	/* -s: backup superblock */
 };
@@ -31,6 +33,7 @@ struct dbg_ctx {
 	int interactive;	/* a person is typing */
 	int quit;		/* set by quit */
 	unsigned int failed;	/* number of commands that failed */
+	time_t now;		/* set_current_time, 0: the system clock */
 };
 
 /* Command flags. */
@@ -92,6 +95,10 @@ int dbg_resolve_dir(struct dbg_ctx *ctx, const char *cmd, const char *spec,
 /* Read the whole inode; prints the error line itself. */
 int dbg_read_inode(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
 		   struct ext2_inode_large *inode);
+/* The one file argument of a command (argv[1]): resolved and read.
+ * Prints usage or the error itself; 0 on success. */
+int dbg_file_arg(struct dbg_ctx *ctx, int argc, char **argv, ext2_ino_t *ino,
+		 struct ext2_inode_large *in);
 /* Parse a block number of the open fs; prints the error itself. */
 int dbg_parse_block(struct dbg_ctx *ctx, const char *cmd, const char *s,
 		    blk64_t *blk);
@@ -113,10 +120,6 @@ static inline int is_dot_or_dotdot(const char *name, int len)
 	return (len == 1 && name[0] == '.') ||
 	       (len == 2 && name[0] == '.' && name[1] == '.');
 }
-/* Keep a new inode's i_version at its creation value across a second
- * filling call: GET=1 reads it into *V, GET=0 puts *V back. */
-errcode_t dbg_one_version(struct dbg_ctx *ctx, ext2_ino_t ino, uint64_t *v,
-			  int get);
 /* Type letter/word of an inode mode. */
 const char *dbg_mode_type(uint16_t mode);
 
@@ -155,86 +158,10 @@ int dbg_parse_open_option(struct dbg_open_opts *o, int c, const char *arg);
 int dbg_run_interactive(struct dbg_ctx *ctx);
 int dbg_run_file(struct dbg_ctx *ctx, FILE *f, int echo);
 
-/* Command handlers, grouped by file. */
-#define DBG_CMD(name) int name(struct dbg_ctx *ctx, int argc, char **argv)
-/* session.c */
-DBG_CMD(do_open);
-DBG_CMD(do_close);
-DBG_CMD(do_params);
-/* cmds.c */
-DBG_CMD(do_help);
-DBG_CMD(do_quit);
-/* super_cmds.c */
-DBG_CMD(do_stats);
-/* inode_cmds.c */
-DBG_CMD(do_stat);
-DBG_CMD(do_idump);
-DBG_CMD(do_blocks);
-DBG_CMD(do_ex);
-DBG_CMD(do_imap);
-/* dir_cmds.c */
-DBG_CMD(do_ls);
-DBG_CMD(do_cd);
-DBG_CMD(do_pwd);
-DBG_CMD(do_ncheck);
-DBG_CMD(do_dirsearch);
-/* htree_cmds.c */
-DBG_CMD(do_htree_dump);
-DBG_CMD(do_dx_hash);
-/* dump_cmds.c */
-DBG_CMD(do_cat);
-DBG_CMD(do_dump);
-DBG_CMD(do_rdump);
-/* block_cmds.c */
-DBG_CMD(do_bd);
-DBG_CMD(do_icheck);
-DBG_CMD(do_testb);
-DBG_CMD(do_testi);
-DBG_CMD(do_ffb);
-DBG_CMD(do_ffi);
-DBG_CMD(do_freefrag);
-/* xattr_cmds.c */
-DBG_CMD(do_ea_list);
-DBG_CMD(do_ea_get);
-/* journal_cmds.c */
-DBG_CMD(do_logdump);
-/* scan_cmds.c */
-DBG_CMD(do_lsdel);
-DBG_CMD(do_dump_unused);
-/* itree_cmds.c */
-DBG_CMD(do_itree_dump);
-DBG_CMD(do_dir_check);
-/* set_cmds.c */
-DBG_CMD(do_ssv);
-DBG_CMD(do_sif);
-DBG_CMD(do_setb);
-DBG_CMD(do_freeb);
-DBG_CMD(do_seti);
-DBG_CMD(do_freei);
-DBG_CMD(do_dirty);
-DBG_CMD(do_feature);
-DBG_CMD(do_set_bg);
-/* ns_cmds.c */
-DBG_CMD(do_mkdir);
-DBG_CMD(do_mknod);
-DBG_CMD(do_symlink);
-DBG_CMD(do_link);
-DBG_CMD(do_unlink);
-DBG_CMD(do_rm);
-DBG_CMD(do_rmdir);
-DBG_CMD(do_kill_file);
-DBG_CMD(do_rename);
-DBG_CMD(do_copy_inode);
-DBG_CMD(do_expand_dir);
-DBG_CMD(do_itree_build);
-DBG_CMD(do_itree_drop);
-/* file_cmds.c */
-DBG_CMD(do_write);
-DBG_CMD(do_fallocate);
-DBG_CMD(do_punch);
-DBG_CMD(do_truncate);
-/* xattr_set_cmds.c */
-DBG_CMD(do_ea_set);
-DBG_CMD(do_ea_rm);
+/* The command handlers, declared from the one list in commands.h. */
+#define DBG_COMMAND(fn_, name_, aliases_, flags_, usage_, help_) \
+	int fn_(struct dbg_ctx *ctx, int argc, char **argv);
+#include "commands.h"
+#undef DBG_COMMAND
 
 #endif

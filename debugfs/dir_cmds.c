@@ -1,7 +1,6 @@
 /*
- * dir_cmds.c --- directory listing and navigation: ls (in disk, hash or
- * inode order, through the libe2x directory engine), cd, pwd, ncheck
- * (names of inodes) and dirsearch.
+ * dir_cmds.c --- directory navigation and lookups: cd, chroot, pwd,
+ * ncheck (names of inodes) and dirsearch (ls has ls_cmds.c).
  */
 #include "config.h"
 #include <stdlib.h>
@@ -9,329 +8,9 @@
 #include <unistd.h>
 #include "debugfs.h"
 
-/* One collected entry of a listing. */
-struct ls_ent {
-	ext2_ino_t ino;
-	uint32_t hash, minor;
-	uint8_t name_len, file_type;
-	uint8_t deleted;
-	uint32_t seq;		/* disk position, the final tie-break */
-	char *name;
-};
-
-struct ls_list {
-	struct ls_ent *v;
-	size_t n, cap;
-	int with_deleted;
-	errcode_t err;
-};
-
-#define LS_LONG		0x1
-#define LS_PARSE	0x2
-#define LS_RAW		0x4
-#define LS_DELETED	0x8
-
-static int collect_entry(ext2_ino_t dir, int entry,
-			 struct ext2_dir_entry *de, int offset,
-			 int blocksize, char *buf, void *priv)
-{
-	struct ls_list *l = priv;
-	struct ls_ent *e;
-	int len = ext2fs_dirent_name_len(de);
-
-	if (!de->inode && entry != DIRENT_DELETED_FILE)
-		return 0;
-	if (entry == DIRENT_DELETED_FILE && (!l->with_deleted || !len))
-		return 0;
-	if (offset + 8 + len > blocksize)	/* name runs off the block */
-		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct ls_ent *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			l->err = EXT2_ET_NO_MEMORY;
-			return DIRENT_ABORT;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	e = &l->v[l->n];
-	memset(e, 0, sizeof(*e));
-	e->name = malloc(len + 1);
-	if (!e->name) {
-		l->err = EXT2_ET_NO_MEMORY;
-		return DIRENT_ABORT;
-	}
-	memcpy(e->name, de->name, len);
-	e->name[len] = 0;
-	e->ino = de->inode;
-	e->name_len = len;
-	e->file_type = ext2fs_dirent_file_type(de);
-	e->deleted = entry == DIRENT_DELETED_FILE;
-	e->seq = l->n;
-	l->n++;
-	return 0;
-}
-
-static void free_list(struct ls_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->v[i].name);
-	free(l->v);
-}
-
-static int cmp_inode(const void *a, const void *b)
-{
-	const struct ls_ent *x = a, *y = b;
-
-	if (x->ino != y->ino)
-		return x->ino < y->ino ? -1 : 1;
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_hash(const void *a, const void *b)
-{
-	const struct ls_ent *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	if (x->minor != y->minor)
-		return x->minor < y->minor ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Read the directory's entries (dots included, in disk order). */
-static int dbg_dir_collect(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
-		    int deleted, struct ls_list *l)
-{
-	errcode_t err;
-
-	memset(l, 0, sizeof(*l));
-	l->with_deleted = deleted;
-	err = ext2fs_dir_iterate2(ctx->fs, dir,
-				  deleted ? DIRENT_FLAG_INCLUDE_REMOVED : 0,
-				  NULL, collect_entry, l);
-	if (!err)
-		err = l->err;
-	if (err) {
-		dbg_error(ctx, cmd, err, "reading directory %u", dir);
-		free_list(l);
-		return 1;
-	}
-	return 0;
-}
-
-/* Put the list in the requested order. */
-static int order_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
-		      int order, struct ls_list *l)
-{
-	size_t i;
-	int alg, flags;
-
-	if (order == 'd')
-		return 0;
-	if (dbg_dir_hash_alg(ctx, dir, &alg, &flags)) {
-		dbg_error(ctx, cmd, 0, "cannot tell the hash of directory %u",
-			  dir);
-		return 1;
-	}
-	for (i = 0; i < l->n; i++)
-		dbg_name_hash(ctx, alg, flags, l->v[i].name, l->v[i].name_len,
-			      &l->v[i].hash, &l->v[i].minor);
-	qsort(l->v, l->n, sizeof(*l->v), order == 'h' ? cmp_hash : cmp_inode);
-	return 0;
-}
-
-static void print_long(struct dbg_ctx *ctx, const struct ls_ent *e,
-		       int flags)
-{
-	struct ext2_inode_large in;
-	FILE *o = ctx->out;
-	char tbuf[40];
-	uint32_t ns;
-
-	memset(&in, 0, sizeof(in));
-	if (e->ino && e->ino <= ctx->fs->super->s_inodes_count)
-		ext2fs_read_inode_full(ctx->fs, e->ino,
-				       (struct ext2_inode *)&in, sizeof(in));
-	dbg_format_time(dbg_decode_time(in.i_mtime, 0, 0, &ns), tbuf,
-			sizeof(tbuf));
-	fprintf(o, e->deleted ? "<%u>" : "%u", e->ino);
-	fprintf(o, " %6o %5u %5u %5u %12llu %s ", in.i_mode,
-		in.i_links_count, inode_uid(in), inode_gid(in),
-		(unsigned long long)EXT2_I_SIZE(&in), tbuf);
-	dbg_print_name(o, e->name, e->name_len, flags & LS_RAW);
-	fputc('\n', o);
-}
-
-/* The parseable form: /ino/mode/uid/gid/name/size/ */
-static void print_parse(struct dbg_ctx *ctx, const struct ls_ent *e,
-			int flags)
-{
-	struct ext2_inode_large in;
-	FILE *o = ctx->out;
-
-	memset(&in, 0, sizeof(in));
-	if (e->ino && e->ino <= ctx->fs->super->s_inodes_count)
-		ext2fs_read_inode_full(ctx->fs, e->ino,
-				       (struct ext2_inode *)&in, sizeof(in));
-	fprintf(o, "/%u/%06o/%u/%u/", e->ino, in.i_mode, inode_uid(in),
-		inode_gid(in));
-	dbg_print_name(o, e->name, e->name_len, flags & LS_RAW);
-	if (LINUX_S_ISDIR(in.i_mode))
-		fputs("/", o);
-	else
-		fprintf(o, "/%llu", (unsigned long long)EXT2_I_SIZE(&in));
-	fputs("/\n", o);
-}
-
-static void print_short(struct dbg_ctx *ctx, const struct ls_ent *e,
-			int flags)
-{
-	FILE *o = ctx->out;
-
-	fprintf(o, e->deleted ? "<%u>" : "%u", e->ino);
-	fputc(' ', o);
-	dbg_print_name(o, e->name, e->name_len, flags & LS_RAW);
-	fputc('\n', o);
-}
-
-static int parse_order(const char *s)
-{
-	if (!strcmp(s, "hash"))
-		return 'h';
-	if (!strcmp(s, "inode") || !strcmp(s, "itree"))
-		return 'i';
-	if (!strcmp(s, "disk"))
-		return 'd';
-	return 0;
-}
-
-struct ls_stream {
-	struct dbg_ctx *ctx;
-	int flags;
-	uint32_t seq;
-};
-
-static int print_lib_entry(const struct e2x_dir_entry *de, void *priv)
-{
-	struct ls_stream *st = priv;
-	char name[E2X_NAME_MAX + 1];
-	struct ls_ent e;
-
-	memset(&e, 0, sizeof(e));
-	memcpy(name, de->name, de->name_len);
-	name[de->name_len] = 0;
-	e.name = name;
-	e.ino = de->ino;
-	e.name_len = de->name_len;
-	e.file_type = de->file_type;
-	e.hash = de->hash;
-	e.minor = de->minor_hash;
-	e.seq = st->seq++;
-	if (st->flags & LS_PARSE)
-		print_parse(st->ctx, &e, st->flags);
-	else if (st->flags & LS_LONG)
-		print_long(st->ctx, &e, st->flags);
-	else
-		print_short(st->ctx, &e, st->flags);
-	return 0;
-}
-
-/* Live entries in the order asked for, through the libe2x directory
- * engine (inline, linear, htree; inode order walks the itree). */
-static int stream_list(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t dir,
-		       int order, int flags)
-{
-	enum e2x_dir_order o = order == 'h' ? E2X_DIR_ORDER_HASH :
-			       order == 'i' ? E2X_DIR_ORDER_INODE :
-			       E2X_DIR_ORDER_DISK;
-	struct ls_stream st = { ctx, flags, 0 };
-	errcode_t err;
-
-	err = e2x_dir_iterate(ctx->fs, dir, o, E2X_DIR_ITER_DOTS,
-			      print_lib_entry, &st);
-	if (err) {
-		dbg_error(ctx, cmd, err, "reading directory %u", dir);
-		return 1;
-	}
-	return 0;
-}
-
-DBG_CMD(do_ls)
-{
-	struct ls_list l;
-	const char *path = ".";
-	ext2_ino_t dir;
-	int c, flags = 0, order = 'd';
-	size_t i;
-
-	dbg_reset_getopt();
-	while ((c = getopt(argc, argv, "ldpro:c")) != -1) {
-		switch (c) {
-		case 'l':
-			flags |= LS_LONG;
-			break;
-		case 'd':
-			flags |= LS_DELETED;
-			break;
-		case 'p':
-			flags |= LS_PARSE;
-			break;
-		case 'r':
-			flags |= LS_RAW;
-			break;
-		case 'c':	/* checksums are always checked */
-			break;
-		case 'o':
-			order = parse_order(optarg);
-			if (order)
-				break;
-			/* fall through */
-		default:
-			dbg_usage(ctx, argv[0]);
-			return 1;
-		}
-	}
-	if (optind < argc - 1) {
-		dbg_usage(ctx, argv[0]);
-		return 1;
-	}
-	if (optind == argc - 1)
-		path = argv[optind];
-	if (dbg_resolve_dir(ctx, argv[0], path, &dir))
-		return 1;
-	if (!(flags & LS_DELETED)) {
-		/* printed as the engine hands them over: a directory of
-		 * millions of names is never held here */
-		return stream_list(ctx, argv[0], dir, order, flags);
-	} else {
-		/* Deleted entries are only found by walking the records. */
-		if (dbg_dir_collect(ctx, argv[0], dir, 1, &l))
-			return 1;
-		if (order_list(ctx, argv[0], dir, order, &l)) {
-			free_list(&l);
-			return 1;
-		}
-	}
-	for (i = 0; i < l.n; i++) {
-		if (flags & LS_PARSE)
-			print_parse(ctx, &l.v[i], flags);
-		else if (flags & LS_LONG)
-			print_long(ctx, &l.v[i], flags);
-		else
-			print_short(ctx, &l.v[i], flags);
-	}
-	free_list(&l);
-	return 0;
-}
-
-DBG_CMD(do_cd)
+/* The one directory argument of cd and chroot into *WHERE. */
+static int set_dir(struct dbg_ctx *ctx, int argc, char **argv,
+		   ext2_ino_t *where)
 {
 	ext2_ino_t dir;
 
@@ -341,11 +20,21 @@ DBG_CMD(do_cd)
 	}
 	if (dbg_resolve_dir(ctx, argv[0], argv[1], &dir))
 		return 1;
-	ctx->cwd = dir;
+	*where = dir;
 	return 0;
 }
 
-DBG_CMD(do_pwd)
+int do_cd(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	return set_dir(ctx, argc, argv, &ctx->cwd);
+}
+
+int do_chroot(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	return set_dir(ctx, argc, argv, &ctx->root);
+}
+
+int do_pwd(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	char *path = NULL;
 	errcode_t err;
@@ -405,7 +94,7 @@ static int ncheck_entry(const struct e2x_dir_entry *de, void *priv)
 	return 0;
 }
 
-DBG_CMD(do_ncheck)
+int do_ncheck(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ncheck nc;
 	ext2_inode_scan scan = NULL;
@@ -533,7 +222,7 @@ static int search_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return 0;
 }
 
-DBG_CMD(do_dirsearch)
+int do_dirsearch(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct dsearch ds;
 	ext2_ino_t dir, ino;

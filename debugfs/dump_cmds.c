@@ -164,18 +164,13 @@ out:
 	return err;
 }
 
-DBG_CMD(do_cat)
+int do_cat(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (argc != 2) {
-		dbg_usage(ctx, argv[0]);
-		return 1;
-	}
-	if (dbg_resolve(ctx, argv[0], argv[1], &ino) ||
-	    dbg_read_inode(ctx, argv[0], ino, &in))
+	if (dbg_file_arg(ctx, argc, argv, &ino, &in))
 		return 1;
 	if (LINUX_S_ISDIR(in.i_mode)) {
 		dbg_error(ctx, argv[0], 0, "%s: is a directory", argv[1]);
@@ -257,7 +252,7 @@ static int dump_file(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
 	return 0;
 }
 
-DBG_CMD(do_dump)
+int do_dump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
@@ -411,7 +406,7 @@ out:
 	free(path);
 }
 
-DBG_CMD(do_rdump)
+int do_rdump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct rdump r = { ctx, argv[0], 0, 0 };
 	const char *outdir = argv[argc - 1];

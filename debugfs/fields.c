@@ -45,7 +45,7 @@ const struct dbg_field dbg_super_fields[] = {
 	S("max_mnt_count", s_max_mnt_count, DBG_F_INT),
 	S("magic", s_magic, DBG_F_UINT),
 	S("state", s_state, DBG_F_UINT),
-	S("errors", s_errors, DBG_F_UINT),
+	S("errors", s_errors, DBG_F_ERRORS),
 	S("minor_rev_level", s_minor_rev_level, DBG_F_UINT),
 	SH("lastcheck", s_lastcheck, s_lastcheck_hi, DBG_F_TIME),
 	S("checkinterval", s_checkinterval, DBG_F_UINT),
@@ -83,20 +83,35 @@ const struct dbg_field dbg_super_fields[] = {
 	S("flags", s_flags, DBG_F_UINT),
 	S("raid_stride", s_raid_stride, DBG_F_UINT),
 	S("mmp_update_interval", s_mmp_update_interval, DBG_F_UINT),
+	S("mmp_interval", s_mmp_update_interval, DBG_F_UINT),
 	S("mmp_block", s_mmp_block, DBG_F_UINT),
 	S("raid_stripe_width", s_raid_stripe_width, DBG_F_UINT),
 	S("log_groups_per_flex", s_log_groups_per_flex, DBG_F_UINT),
 	S("checksum_type", s_checksum_type, DBG_F_UINT),
+	S("encryption_level", s_encryption_level, DBG_F_UINT),
+	S("snapshot_inum", s_snapshot_inum, DBG_F_UINT),
+	S("snapshot_id", s_snapshot_id, DBG_F_UINT),
+	S("snapshot_r_blocks_count", s_snapshot_r_blocks_count, DBG_F_UINT),
+	S("snapshot_list", s_snapshot_list, DBG_F_UINT),
 	S("kbytes_written", s_kbytes_written, DBG_F_UINT),
 	S("error_count", s_error_count, DBG_F_UINT),
 	SH("first_error_time", s_first_error_time, s_first_error_time_hi,
 	   DBG_F_TIME),
 	S("first_error_ino", s_first_error_ino, DBG_F_UINT),
 	S("first_error_block", s_first_error_block, DBG_F_UINT),
+	S("first_error_func", s_first_error_func, DBG_F_STRING),
+	S("first_error_line", s_first_error_line, DBG_F_UINT),
 	SH("last_error_time", s_last_error_time, s_last_error_time_hi,
 	   DBG_F_TIME),
 	S("last_error_ino", s_last_error_ino, DBG_F_UINT),
 	S("last_error_block", s_last_error_block, DBG_F_UINT),
+	S("last_error_func", s_last_error_func, DBG_F_STRING),
+	S("last_error_line", s_last_error_line, DBG_F_UINT),
+	S("mount_opts", s_mount_opts, DBG_F_STRING),
+	SA("backup_bgs", s_backup_bgs, 4, 2),
+	SA("encrypt_algos", s_encrypt_algos, 1, 4),
+	S("encrypt_pw_salt", s_encrypt_pw_salt, DBG_F_UUID),
+	S("lpf_ino", s_lpf_ino, DBG_F_UINT),
 	S("usr_quota_inum", s_usr_quota_inum, DBG_F_UINT),
 	S("grp_quota_inum", s_grp_quota_inum, DBG_F_UINT),
 	S("prj_quota_inum", s_prj_quota_inum, DBG_F_UINT),
@@ -106,6 +121,22 @@ const struct dbg_field dbg_super_fields[] = {
 	S("encoding_flags", s_encoding_flags, DBG_F_UINT),
 	S("orphan_file_inum", s_orphan_file_inum, DBG_F_UINT),
 	S("checksum", s_checksum, DBG_F_UINT),
+	{ NULL, 0, 0, 0, 0, 0, 0 }
+};
+
+#define MP(f) offsetof(struct mmp_struct, f)
+#define MPSZ(f) sizeof(((struct mmp_struct *)0)->f)
+#define M(name, f, T) { name, MP(f), MPSZ(f), 0, 0, T, 0 }
+
+/* The multiple-mount protection block (set_mmp_value). */
+const struct dbg_field dbg_mmp_fields[] = {
+	M("magic", mmp_magic, DBG_F_UINT),
+	M("seq", mmp_seq, DBG_F_UINT),
+	M("time", mmp_time, DBG_F_UINT),
+	M("nodename", mmp_nodename, DBG_F_STRING),
+	M("bdevname", mmp_bdevname, DBG_F_STRING),
+	M("check_interval", mmp_check_interval, DBG_F_UINT),
+	M("checksum", mmp_checksum, DBG_F_UINT),
 	{ NULL, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -237,6 +268,21 @@ static uint64_t get_native(const unsigned char *p, unsigned int size)
 	return v;
 }
 
+/* s_errors by name, as the superblock's behaviour words. */
+static int errors_value(const char *value, uint64_t *v)
+{
+	static const char *const names[] = { "continue", "remount-ro",
+					     "panic" };
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(value, names[i])) {
+			*v = EXT2_ERRORS_CONTINUE + i;
+			return 0;
+		}
+	return 1;
+}
+
 /* Parse VALUE into a 64-bit number for field F (bits = all parts). */
 static int parse_number(const struct dbg_field *f, const char *value,
 			uint64_t *v)
@@ -244,6 +290,8 @@ static int parse_number(const struct dbg_field *f, const char *value,
 	unsigned int bits = 8 * (f->size + f->hi_size);
 	uint64_t max = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
 
+	if (f->type == DBG_F_ERRORS && !errors_value(value, v))
+		return 0;
 	if (f->type == DBG_F_TIME && !strcmp(value, "now")) {
 		*v = (uint64_t)time(NULL);
 		return 0;

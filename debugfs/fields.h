@@ -14,9 +14,11 @@ enum dbg_field_type {
 	DBG_F_TIME,		/* seconds; accepts "now" */
 	DBG_F_UUID,		/* 16 bytes; "null", "random", "time" */
 	DBG_F_STRING,		/* fixed size, zero padded */
-	DBG_F_IFLAGS		/* inode flags: a number, or names joined by
+	DBG_F_IFLAGS,		/* inode flags: a number, or names joined by
 				 * commas ("extents,noatime" sets exactly
 				 * those; "+name" / "-name" change one) */
+	DBG_F_ERRORS		/* s_errors: a number or continue,
+				 * remount-ro, panic */
 };
 
 struct dbg_field {
@@ -32,6 +34,7 @@ struct dbg_field {
 extern const struct dbg_field dbg_super_fields[];
 extern const struct dbg_field dbg_inode_fields[];
 extern const struct dbg_field dbg_bg_fields[];	/* ext4_group_desc */
+extern const struct dbg_field dbg_mmp_fields[];	/* mmp_struct */
 
 #define DBG_FIELD_BAD_VALUE	1
 #define DBG_FIELD_OUT_OF_RANGE	2	/* not inside the buffer */
@@ -45,5 +48,12 @@ int dbg_field_set(const struct dbg_field *f, int index, unsigned char *buf,
 /* Read a numeric field back. */
 uint64_t dbg_field_get(const struct dbg_field *f, int index,
 		       const unsigned char *buf, size_t buflen);
+
+/* set_cmds.c: the names of table T, one a line (-l); the one error line
+ * for a dbg_field_set result RC (returns 1). */
+struct dbg_ctx;
+void dbg_list_fields(struct dbg_ctx *ctx, const struct dbg_field *t);
+int dbg_field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
+		    const char *name, const char *value);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * file_cmds.c --- file content for a read-write session: write (a host
- * file into the image), fallocate, punch and truncate, all through libe2x
+ * file_cmds.c --- file content for a read-write session: write (any
+ * readable host file, device or pipe into the image), fallocate, punch and truncate, all through libe2x
  * (inline storage while it fits, promotion, bigalloc clusters, i_version).
  */
 #include "config.h"
@@ -45,60 +45,100 @@ static int parent_of(struct dbg_ctx *ctx, const char *cmd, const char *path,
 	return 0;
 }
 
-/* Copy LEN bytes of host file FD into INO in one library write. */
-static errcode_t copy_content(ext2_filsys fs, ext2_ino_t ino, int fd,
-			      size_t len)
+/* The whole content of host file FD, mapped (*MAPPED set; munmap) when
+ * it says its size, else read to its end (devices, pipes, /proc files
+ * that say 0; free). */
+static errcode_t read_source(int fd, const struct stat *st, void **data,
+			     size_t *len, int *mapped)
 {
-	void *map;
-	errcode_t err;
+	size_t cap = 0;
+	char *buf = NULL, *nbuf;
+	ssize_t got;
 
-	if (!len)
+	*data = NULL;
+	*len = 0;
+	*mapped = 0;
+	if (S_ISREG(st->st_mode) && st->st_size > 0) {
+		*data = mmap(NULL, (size_t)st->st_size, PROT_READ,
+			     MAP_PRIVATE, fd, 0);
+		if (*data == MAP_FAILED) {
+			*data = NULL;
+			return errno;
+		}
+		*len = (size_t)st->st_size;
+		*mapped = 1;
 		return 0;
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return errno;
-	err = e2x_file_write(fs, ino, 0, map, len, 0);
-	munmap(map, len);
-	return err;
+	}
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			nbuf = realloc(buf, cap);
+			if (!nbuf) {
+				free(buf);
+				return EXT2_ET_NO_MEMORY;
+			}
+			buf = nbuf;
+		}
+		got = read(fd, buf + *len, cap - *len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(buf);
+			return errno;
+		}
+		if (got == 0)
+			break;
+		*len += (size_t)got;
+	}
+	*data = buf;
+	return 0;
 }
 
-DBG_CMD(do_write)
+static void release_source(void *data, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(data, len);
+	else
+		free(data);
+}
+
+int do_write(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const char *name;
 	ext2_ino_t dir, ino;
 	struct stat st;
+	void *data = NULL;
+	size_t len = 0;
 	errcode_t err;
-	int fd, ret = 1;
+	int fd, mapped, ret = 1;
 
 	if (argc != 3) {
 		dbg_usage(ctx, argv[0]);
 		return 1;
 	}
 	fd = open(argv[1], O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		dbg_error(ctx, argv[0], 0, "%s: %s", argv[1],
-			  fd < 0 ? strerror(errno) : "not a regular file");
+	if (fd < 0 || fstat(fd, &st)) {
+		dbg_error(ctx, argv[0], 0, "%s: %s", argv[1], strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		dbg_error(ctx, argv[0], 0, "%s: not a regular file", argv[1]);
 		goto out;
 	}
 	if (parent_of(ctx, argv[0], argv[2], &dir, &name))
 		goto out;
-	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
-			    LINUX_S_IFREG | (st.st_mode & 07777), 0, &ino);
+	err = read_source(fd, &st, &data, &len, &mapped);
+	if (err) {
+		dbg_error(ctx, argv[0], err, "%s", argv[1]);
+		goto out;
+	}
+	err = e2x_dir_create_file(ctx->fs, dir, name, strlen(name),
+				  LINUX_S_IFREG | (st.st_mode & 07777), data,
+				  len, 0, &ino);
+	release_source(data, len, mapped);
 	if (err == E2X_ERR_EXISTS) {
 		dbg_error(ctx, argv[0], 0, "%s: already exists", argv[2]);
 		goto out;
-	}
-	if (!err) {
-		uint64_t v = 0;
-
-		err = dbg_one_version(ctx, ino, &v, 1);
-		if (!err)
-			err = copy_content(ctx->fs, ino, fd,
-					   (size_t)st.st_size);
-		if (!err)
-			err = dbg_one_version(ctx, ino, &v, 0);
-		if (err)	/* no half-written file left behind */
-			e2x_dir_unlink(ctx->fs, dir, name, strlen(name), 0);
 	}
 	if (err) {
 		dbg_error(ctx, argv[0], err, "%s", argv[2]);
@@ -141,7 +181,7 @@ static int block_range(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_fallocate)
+int do_fallocate(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	blk64_t start, end;
 	ext2_ino_t ino;
@@ -159,7 +199,7 @@ DBG_CMD(do_fallocate)
 	return err != 0;
 }
 
-DBG_CMD(do_punch)
+int do_punch(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	blk64_t start, end;
 	ext2_ino_t ino;
@@ -173,7 +213,7 @@ DBG_CMD(do_punch)
 	return err != 0;
 }
 
-DBG_CMD(do_truncate)
+int do_truncate(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 	uint64_t size;

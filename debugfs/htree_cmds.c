@@ -172,7 +172,7 @@ static void dump_index(struct htree_walk *w, char *buf, unsigned int cl_off,
 	}
 }
 
-DBG_CMD(do_htree_dump)
+int do_htree_dump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct htree_walk w;
 	struct ext2_inode_large in;
@@ -260,7 +260,7 @@ static int parse_hash_alg(const char *s)
 	return e2p_string2hash((char *)s);
 }
 
-DBG_CMD(do_dx_hash)
+int do_dx_hash(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	uint32_t seed[4] = { 0, 0, 0, 0 };
 	struct e2x_name_policy p;

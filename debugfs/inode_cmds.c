@@ -347,7 +347,7 @@ static void print_inode(struct dbg_ctx *ctx, ext2_ino_t ino,
 	print_data(ctx, ino, in);
 }
 
-DBG_CMD(do_stat)
+int do_stat(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
@@ -403,7 +403,7 @@ void dbg_hexdump(FILE *o, const unsigned char *buf, size_t len,
 		fprintf(o, "%06llx\n", (unsigned long long)(base + len));
 }
 
-DBG_CMD(do_idump)
+int do_idump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	unsigned int isz = EXT2_INODE_SIZE(ctx->fs->super);
 	unsigned char *buf = NULL;
@@ -468,7 +468,7 @@ out:
 	return ret;
 }
 
-DBG_CMD(do_blocks)
+int do_blocks(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
@@ -505,7 +505,7 @@ DBG_CMD(do_blocks)
 }
 
 /* ex: the extent tree, one line per node entry with its level. */
-DBG_CMD(do_ex)
+int do_ex(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_extent_handle_t h = NULL;
@@ -581,7 +581,7 @@ DBG_CMD(do_ex)
 	return 0;
 }
 
-DBG_CMD(do_imap)
+int do_imap(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	ext2_ino_t ino;

@@ -168,7 +168,7 @@ out:
 	free(buf);
 }
 
-DBG_CMD(do_itree_dump)
+int do_itree_dump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	struct ext2_inode_large *in = NULL;
@@ -246,7 +246,7 @@ out:
 	return ret;
 }
 
-DBG_CMD(do_dir_check)
+int do_dir_check(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct e2x_dir_problems probs;
 	ext2_ino_t dir;

@@ -249,7 +249,7 @@ static int load_journal(struct jwalk *w, const char *cmd)
 	return 0;
 }
 
-DBG_CMD(do_logdump)
+int do_logdump(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct jwalk w;
 	int c, old = 0, super = 0, ret = 1;

@@ -4,6 +4,7 @@
 sbin_PROGRAMS += debugfs/debugfs
 debugfs_debugfs_SOURCES = \
 	debugfs/debugfs.h \
+	debugfs/commands.h \
 	debugfs/main.c \
 	debugfs/shell.c \
 	debugfs/cmds.c \
@@ -13,6 +14,11 @@ debugfs_debugfs_SOURCES = \
 	debugfs/super_cmds.c \
 	debugfs/inode_cmds.c \
 	debugfs/dir_cmds.c \
+	debugfs/ls_cmds.c \
+	debugfs/misc_cmds.c \
+	debugfs/zap_cmds.c \
+	debugfs/mmp_cmds.c \
+	debugfs/jrun_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \
 	debugfs/block_cmds.c \

@@ -21,7 +21,8 @@ struct dbg_args {
 	const char *device;
 };
 
-#define USAGE "usage: debugfs [-w] [-c] [-D] [-b blocksize -s superblock] " \
+#define USAGE "usage: debugfs [-w] [-c] [-D] [-n] [-b blocksize -s superblock] " \
+	"[-z undo_file] " \
 	"[-R request | -f cmdfile] [-V] [image]"
 
 static void print_version(void)
@@ -40,7 +41,7 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 
 	memset(a, 0, sizeof(*a));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "wcDb:s:R:f:V")) != -1) {
+	while ((c = getopt(argc, argv, "wcDnb:s:z:R:f:V")) != -1) {
 		switch (c) {
 		case 'R':
 			a->request = optarg;
@@ -53,7 +54,7 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 			exit(0);
 		case '?':
 			if (optopt == 'R' || optopt == 'f' || optopt == 'b' ||
-			    optopt == 's')
+			    optopt == 's' || optopt == 'z')
 				fprintf(stderr, "debugfs: -%c needs a value; "
 					USAGE "\n", optopt);
 			else

@@ -66,7 +66,7 @@ static int fail(struct dbg_ctx *ctx, const char *cmd, errcode_t err,
 	return 1;
 }
 
-DBG_CMD(do_mkdir)
+int do_mkdir(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir;
 	char *name;
@@ -81,21 +81,6 @@ DBG_CMD(do_mkdir)
 	err = e2x_dir_mkdir(ctx->fs, dir, name, strlen(name), 0755, 0, NULL);
 	free(name);
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
-}
-
-/* Device numbers in i_block as the kernel stores them: the old 8:8 form
- * when both fit, else the new 12:20 form in i_block[1]. */
-static void set_device(struct ext2_inode_large *in, unsigned long major,
-		       unsigned long minor)
-{
-	if (major < 256 && minor < 256) {
-		in->i_block[0] = (uint32_t)(major << 8 | minor);
-		in->i_block[1] = 0;
-	} else {
-		in->i_block[0] = 0;
-		in->i_block[1] = (uint32_t)((minor & 0xff) | (major << 8) |
-					    ((minor & ~0xffUL) << 12));
-	}
 }
 
 static int mknod_args(struct dbg_ctx *ctx, int argc, char **argv,
@@ -118,12 +103,11 @@ static int mknod_args(struct dbg_ctx *ctx, int argc, char **argv,
 	return 1;
 }
 
-DBG_CMD(do_mknod)
+int do_mknod(struct dbg_ctx *ctx, int argc, char **argv)
 {
-	unsigned int mode, isz = EXT2_INODE_SIZE(ctx->fs->super);
+	unsigned int mode;
 	uint64_t major, minor;
-	struct ext2_inode_large *in = NULL;
-	ext2_ino_t dir, ino;
+	ext2_ino_t dir;
 	char *name;
 	errcode_t err;
 
@@ -131,28 +115,20 @@ DBG_CMD(do_mknod)
 		return 1;
 	if (split_path(ctx, argv[0], argv[1], &dir, &name))
 		return 1;
-	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name), mode | 0644, 0,
-			    &ino);
-	free(name);
-	if (err)
-		return fail(ctx, argv[0], err, argv[1]);
 	if (mode == LINUX_S_IFIFO)
-		return 0;
-	/* the device numbers: the inode is new, its one bump is done */
-	in = calloc(1, isz < sizeof(*in) ? sizeof(*in) : isz);
-	err = in ? e2x_read_inode(ctx->fs, ino, in) : EXT2_ET_NO_MEMORY;
-	if (!err) {
-		set_device(in, major, minor);
-		err = ext2fs_write_inode_full(ctx->fs, ino,
-					      (struct ext2_inode *)in, isz);
-	}
-	free(in);
+		err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
+				    mode | 0644, 0, NULL);
+	else
+		err = e2x_dir_mkdev(ctx->fs, dir, name, strlen(name),
+				    mode | 0644, (unsigned int)major,
+				    (unsigned int)minor, 0, NULL);
+	free(name);
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_symlink)
+int do_symlink(struct dbg_ctx *ctx, int argc, char **argv)
 {
-	ext2_ino_t dir, ino;
+	ext2_ino_t dir;
 	char *name;
 	errcode_t err;
 
@@ -167,25 +143,13 @@ DBG_CMD(do_symlink)
 	}
 	if (split_path(ctx, argv[0], argv[1], &dir, &name))
 		return 1;
-	err = e2x_dir_mknod(ctx->fs, dir, name, strlen(name),
-			    LINUX_S_IFLNK | 0777, 0, &ino);
-	if (!err) {
-		uint64_t v = 0;
-
-		err = dbg_one_version(ctx, ino, &v, 1);
-		if (!err)
-			err = e2x_symlink_write(ctx->fs, ino, argv[2],
-						strlen(argv[2]), 0);
-		if (!err)
-			err = dbg_one_version(ctx, ino, &v, 0);
-		if (err)	/* take the empty link away again */
-			e2x_dir_unlink(ctx->fs, dir, name, strlen(name), 0);
-	}
+	err = e2x_dir_symlink(ctx->fs, dir, name, strlen(name), argv[2],
+			      strlen(argv[2]), 0, NULL);
 	free(name);
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_link)
+int do_link(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir, ino;
 	char *name;
@@ -236,17 +200,17 @@ static int remove_name(struct dbg_ctx *ctx, int argc, char **argv, int rm)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_unlink)
+int do_unlink(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return remove_name(ctx, argc, argv, 0);
 }
 
-DBG_CMD(do_rm)
+int do_rm(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return remove_name(ctx, argc, argv, 1);
 }
 
-DBG_CMD(do_rmdir)
+int do_rmdir(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t dir;
 	char *name;
@@ -267,7 +231,7 @@ DBG_CMD(do_rmdir)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_kill_file)
+int do_kill_file(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 	errcode_t err;
@@ -282,7 +246,7 @@ DBG_CMD(do_kill_file)
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_rename)
+int do_rename(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t odir, ndir;
 	char *oname = NULL, *nname = NULL;
@@ -316,7 +280,7 @@ out:
 
 /* The whole inode SRC (extra space and in-inode attributes included) over
  * DEST; blocks become shared, as with e2fsprogs. */
-DBG_CMD(do_copy_inode)
+int do_copy_inode(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	unsigned int isz = EXT2_INODE_SIZE(ctx->fs->super);
 	struct ext2_inode_large *in;
@@ -368,20 +332,20 @@ static int dir_edit(struct dbg_ctx *ctx, int argc, char **argv,
 	return err ? fail(ctx, argv[0], err, argv[1]) : 0;
 }
 
-DBG_CMD(do_expand_dir)
+int do_expand_dir(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return dir_edit(ctx, argc, argv, e2x_dir_expand,
 			"indexed directories grow by themselves");
 }
 
-DBG_CMD(do_itree_build)
+int do_itree_build(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return dir_edit(ctx, argc, argv, e2x_dir_itree_build,
 			"needs the itree feature, an htree directory and "
 			"in-inode room");
 }
 
-DBG_CMD(do_itree_drop)
+int do_itree_drop(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return dir_edit(ctx, argc, argv, e2x_dir_itree_drop, "unsupported");
 }

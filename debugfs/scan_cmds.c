@@ -30,7 +30,7 @@ static int count_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return 0;
 }
 
-DBG_CMD(do_lsdel)
+int do_lsdel(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	ext2_inode_scan scan = NULL;
@@ -105,7 +105,7 @@ static int all_zero(const unsigned char *b, unsigned int len)
 	return 1;
 }
 
-DBG_CMD(do_dump_unused)
+int do_dump_unused(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	blk64_t b, end = ext2fs_blocks_count(fs->super) - 1;

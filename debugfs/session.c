@@ -3,6 +3,7 @@
  * open, close and params commands.
  */
 #include "config.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@ static int open_flags(const struct dbg_open_opts *o)
 		flags |= EXT2_FLAG_DIRECT_IO;
 	if (o->force)
 		flags |= EXT2_FLAG_FORCE;
+	if (o->nocsum)
+		flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	return flags;
 }
 
@@ -63,9 +66,38 @@ static int only_itree_unknown(const struct dbg_open_opts *opts,
 	return unknown == E2X_FEATURE_RO_COMPAT_ITREE;
 }
 
+/* The I/O manager of a session: plain, or with every overwritten block
+ * saved first to the undo file (-z), in the format e2undo replays. */
+static int pick_io(struct dbg_ctx *ctx, const char *device,
+		   const struct dbg_open_opts *opts, io_manager *io)
+{
+	errcode_t err;
+
+	*io = unix_io_manager;
+	if (!opts->undo[0])
+		return 0;
+	if (unlink(opts->undo) && errno != ENOENT) {
+		dbg_error(ctx, "open", errno, "%s: removing the old undo file",
+			  opts->undo);
+		return 1;
+	}
+	err = set_undo_io_backing_manager(unix_io_manager);
+	if (!err)
+		err = set_undo_io_backup_file((char *)opts->undo);
+	if (err) {
+		dbg_error(ctx, "open", err, "%s: undo file", opts->undo);
+		return 1;
+	}
+	*io = undo_io_manager;
+	fprintf(ctx->out, "Changes can be undone with: e2undo %s %s\n",
+		opts->undo, device);
+	return 0;
+}
+
 int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		const struct dbg_open_opts *opts)
 {
+	io_manager io;
 	ext2_filsys fs = NULL;
 	errcode_t err;
 
@@ -89,17 +121,23 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 			  device);
 		return 1;
 	}
+	if (opts->undo[0] && !opts->rw) {
+		dbg_error(ctx, "open", 0, "an undo file (-z) needs -w");
+		return 1;
+	}
 	if (opts->rw && check_not_mounted(ctx, device))
 		return 1;
+	if (pick_io(ctx, device, opts, &io))
+		return 1;
 	err = ext2fs_open2(device, NULL, open_flags(opts), opts->superblock,
-			   opts->blocksize, unix_io_manager, &fs);
+			   opts->blocksize, io, &fs);
 	if (err == EXT2_ET_RO_UNSUPP_FEATURE &&
 	    only_itree_unknown(opts, device))
 		/* libext2fs does not know e2x's own itree bit; libe2x does */
 		err = ext2fs_open2(device, NULL,
 				   open_flags(opts) | EXT2_FLAG_FORCE,
-				   opts->superblock, opts->blocksize,
-				   unix_io_manager, &fs);
+				   opts->superblock, opts->blocksize, io,
+				   &fs);
 	if (err) {
 		dbg_error(ctx, "open", err, "%s", device);
 		return 1;
@@ -113,6 +151,7 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 	ctx->fs = fs;
 	ctx->open = *opts;
 	ctx->root = ctx->cwd = EXT2_ROOT_INO;
+	fs->now = ctx->now;
 	if (opts->rw && dbg_need_bitmaps(ctx, "open")) {
 		dbg_close_fs(ctx, 0);
 		return 1;
@@ -164,6 +203,14 @@ static int parse_open_opt(struct dbg_open_opts *o, int c, const char *arg)
 	case 'f':
 		o->force = 1;
 		return 0;
+	case 'n':
+		o->nocsum = 1;
+		return 0;
+	case 'z':
+		if (!arg || !*arg || strlen(arg) >= sizeof(o->undo))
+			return 'z';
+		strcpy(o->undo, arg);
+		return 0;
 	case 'b':
 		if (dbg_parse_u64(arg, 65536, &v) || v < 1024 || (v & (v - 1)))
 			return 'b';
@@ -178,14 +225,14 @@ static int parse_open_opt(struct dbg_open_opts *o, int c, const char *arg)
 	return c ? c : '?';
 }
 
-DBG_CMD(do_open)
+int do_open(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct dbg_open_opts o;
 	int c;
 
 	memset(&o, 0, sizeof(o));
 	dbg_reset_getopt();
-	while ((c = getopt(argc, argv, "wcDfb:s:")) != -1) {
+	while ((c = getopt(argc, argv, "wcDfnb:s:z:")) != -1) {
 		if (parse_open_opt(&o, c, optarg)) {
 			dbg_usage(ctx, argv[0]);
 			return 1;
@@ -204,7 +251,7 @@ int dbg_parse_open_option(struct dbg_open_opts *o, int c, const char *arg)
 	return parse_open_opt(o, c, arg);
 }
 
-DBG_CMD(do_close)
+int do_close(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	int all = 0, c;
 
@@ -223,7 +270,7 @@ DBG_CMD(do_close)
 	return dbg_close_fs(ctx, all);
 }
 
-DBG_CMD(do_params)
+int do_params(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	char *cwd = NULL, *root = NULL;
 	FILE *o = ctx->out;

@@ -12,7 +12,7 @@
 #include "debugfs.h"
 #include "fields.h"
 
-static void list_fields(struct dbg_ctx *ctx, const struct dbg_field *t)
+void dbg_list_fields(struct dbg_ctx *ctx, const struct dbg_field *t)
 {
 	const struct dbg_field *f;
 
@@ -24,7 +24,7 @@ static void list_fields(struct dbg_ctx *ctx, const struct dbg_field *t)
 	}
 }
 
-static int field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
+int dbg_field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
 		       const char *name, const char *value)
 {
 	if (rc == DBG_FIELD_OUT_OF_RANGE)
@@ -36,13 +36,30 @@ static int field_error(struct dbg_ctx *ctx, const char *cmd, int rc,
 	return 1;
 }
 
-DBG_CMD(do_ssv)
+/* The UUID through the library, which keeps every checksum valid. */
+static int set_uuid(struct dbg_ctx *ctx, const char *cmd,
+		    const struct dbg_field *f, const char *value)
+{
+	struct ext2_super_block sb = *ctx->fs->super;
+	errcode_t err;
+	int rc;
+
+	rc = dbg_field_set(f, 0, (unsigned char *)&sb, sizeof(sb), value);
+	if (rc)
+		return dbg_field_error(ctx, cmd, rc, f->name, value);
+	err = e2x_fs_set_uuid(ctx->fs, sb.s_uuid, 0);
+	if (err)
+		dbg_error(ctx, cmd, err, "setting the UUID");
+	return err != 0;
+}
+
+int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const struct dbg_field *f;
 	int idx, rc;
 
 	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		list_fields(ctx, dbg_super_fields);
+		dbg_list_fields(ctx, dbg_super_fields);
 		return 0;
 	}
 	if (argc != 3) {
@@ -55,10 +72,12 @@ DBG_CMD(do_ssv)
 			  "(ssv -l lists them)", argv[1]);
 		return 1;
 	}
+	if (!strcmp(f->name, "uuid"))
+		return set_uuid(ctx, argv[0], f, argv[2]);
 	rc = dbg_field_set(f, idx, (unsigned char *)ctx->fs->super,
 			   sizeof(struct ext2_super_block), argv[2]);
 	if (rc)
-		return field_error(ctx, argv[0], rc, argv[1], argv[2]);
+		return dbg_field_error(ctx, argv[0], rc, argv[1], argv[2]);
 	ext2fs_mark_super_dirty(ctx->fs);
 	return 0;
 }
@@ -80,7 +99,7 @@ static size_t inode_field_limit(ext2_filsys fs,
 	return lim < isz ? lim : isz;
 }
 
-DBG_CMD(do_sif)
+int do_sif(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
@@ -91,7 +110,7 @@ DBG_CMD(do_sif)
 	int idx, rc, ret = 1;
 
 	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		list_fields(ctx, dbg_inode_fields);
+		dbg_list_fields(ctx, dbg_inode_fields);
 		return 0;
 	}
 	if (argc != 4) {
@@ -120,7 +139,7 @@ DBG_CMD(do_sif)
 	rc = dbg_field_set(f, idx, (unsigned char *)in,
 			   inode_field_limit(fs, in, f), argv[3]);
 	if (rc) {
-		field_error(ctx, argv[0], rc, argv[2], argv[3]);
+		dbg_field_error(ctx, argv[0], rc, argv[2], argv[3]);
 		goto out;
 	}
 	/* Setting i_version or the checksum by hand must stick; every other
@@ -144,7 +163,7 @@ out:
 /* set_bg group field value: the descriptor checksum follows unless the
  * checksum itself is the field.  High halves exist only with 64-byte
  * descriptors; with 32-byte ones only the low half is stored. */
-DBG_CMD(do_set_bg)
+int do_set_bg(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_filsys fs = ctx->fs;
 	struct dbg_field lo;
@@ -154,7 +173,7 @@ DBG_CMD(do_set_bg)
 	int idx, rc;
 
 	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		list_fields(ctx, dbg_bg_fields);
+		dbg_list_fields(ctx, dbg_bg_fields);
 		return 0;
 	}
 	if (argc != 4) {
@@ -181,7 +200,7 @@ DBG_CMD(do_set_bg)
 						 (dgrp_t)group);
 	rc = dbg_field_set(f, idx, gd, EXT2_DESC_SIZE(fs->super), argv[3]);
 	if (rc)
-		return field_error(ctx, argv[0], rc, argv[2], argv[3]);
+		return dbg_field_error(ctx, argv[0], rc, argv[2], argv[3]);
 	if (strcmp(f->name, "checksum"))
 		ext2fs_group_desc_csum_set(fs, (dgrp_t)group);
 	ext2fs_mark_super_dirty(fs);
@@ -222,12 +241,12 @@ static int change_blocks(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_setb)
+int do_setb(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_blocks(ctx, argc, argv, +1);
 }
 
-DBG_CMD(do_freeb)
+int do_freeb(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_blocks(ctx, argc, argv, -1);
 }
@@ -257,17 +276,17 @@ static int change_inode(struct dbg_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-DBG_CMD(do_seti)
+int do_seti(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_inode(ctx, argc, argv, +1);
 }
 
-DBG_CMD(do_freei)
+int do_freei(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	return change_inode(ctx, argc, argv, -1);
 }
 
-DBG_CMD(do_dirty)
+int do_dirty(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	if (argc != 1) {
 		dbg_usage(ctx, argv[0]);
@@ -301,7 +320,7 @@ static int edit_feature(struct dbg_ctx *ctx, const char *cmd,
 	return 0;
 }
 
-DBG_CMD(do_feature)
+int do_feature(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
 	uint32_t w[3] = { sb->s_feature_compat, sb->s_feature_incompat,

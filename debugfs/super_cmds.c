@@ -159,7 +159,7 @@ static void print_group(FILE *o, ext2_filsys fs, dgrp_t g)
 			ext2fs_bg_checksum(fs, g));
 }
 
-DBG_CMD(do_stats)
+int do_stats(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	int header_only = 0, c;
 	dgrp_t g;

@@ -198,27 +198,13 @@ const char *dbg_mode_type(uint16_t mode)
 	return "unknown";
 }
 
-/* A command that creates an inode and then fills it through a second
- * library call counts as one change of it: read its i_version right after
- * creation (*V, GET set) and put that value back after filling. */
-errcode_t dbg_one_version(struct dbg_ctx *ctx, ext2_ino_t ino, uint64_t *v,
-			  int get)
+int dbg_file_arg(struct dbg_ctx *ctx, int argc, char **argv, ext2_ino_t *ino,
+		 struct ext2_inode_large *in)
 {
-	unsigned int isz = EXT2_INODE_SIZE(ctx->fs->super);
-	struct ext2_inode_large *in;
-	errcode_t err;
-
-	in = calloc(1, isz < sizeof(*in) ? sizeof(*in) : isz);
-	if (!in)
-		return EXT2_ET_NO_MEMORY;
-	err = e2x_read_inode(ctx->fs, ino, in);
-	if (!err && get)
-		*v = e2x_inode_get_version(in, isz);
-	else if (!err && e2x_inode_get_version(in, isz) != *v) {
-		e2x_inode_set_version(in, isz, *v);
-		err = ext2fs_write_inode_full(ctx->fs, ino,
-					      (struct ext2_inode *)in, isz);
+	if (argc != 2) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
 	}
-	free(in);
-	return err;
+	return dbg_resolve(ctx, argv[0], argv[1], ino) ||
+	       dbg_read_inode(ctx, argv[0], *ino, in);
 }

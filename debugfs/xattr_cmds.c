@@ -100,7 +100,7 @@ int dbg_print_xattrs(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
 	return 0;
 }
 
-DBG_CMD(do_ea_list)
+int do_ea_list(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 
@@ -131,7 +131,7 @@ static int write_value(struct dbg_ctx *ctx, const char *cmd, const char *path,
 	return 0;
 }
 
-DBG_CMD(do_ea_get)
+int do_ea_get(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_xattr_handle *h = NULL;
 	const char *out = NULL;

@@ -36,7 +36,7 @@ static int slurp(struct dbg_ctx *ctx, const char *cmd, const char *path,
 	return 0;
 }
 
-DBG_CMD(do_ea_set)
+int do_ea_set(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL;
 	char *buf = NULL;
@@ -81,7 +81,7 @@ DBG_CMD(do_ea_set)
 	return err != 0;
 }
 
-DBG_CMD(do_ea_rm)
+int do_ea_rm(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	ext2_ino_t ino;
 	errcode_t err;

@@ -89,7 +89,7 @@ errcode_t dirh_close(struct e2x_dirh *d, errcode_t err)
 	errcode_t werr;
 
 	if (d->changed && !err && d->ino) {
-		d->inode->i_mtime = d->inode->i_ctime = (uint32_t)time(NULL);
+		d->inode->i_mtime = d->inode->i_ctime = (uint32_t)e2x_now(d->fs);
 		werr = e2x_write_inode(d->fs, d->ino, d->inode);
 		if (werr)
 			err = werr;

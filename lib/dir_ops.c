@@ -45,7 +45,7 @@ static errcode_t inode_release(ext2_filsys fs, ext2_ino_t ino,
 	if (err)
 		return err;
 	in->i_links_count = 0;
-	in->i_dtime = in->i_ctime = (uint32_t)time(NULL);
+	in->i_dtime = in->i_ctime = (uint32_t)e2x_now(fs);
 	ext2fs_inode_size_set(fs, (struct ext2_inode *)in, 0);
 	err = e2x_write_inode(fs, ino, in);
 	if (!err)
@@ -270,7 +270,7 @@ errcode_t e2x_dir_link(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	err = dirh_add(&d, name, name_len, ino, e2x_ftype_of_mode(in->i_mode), flags);
 	if (!err) {
 		in->i_links_count++;
-		in->i_ctime = (uint32_t)time(NULL);
+		in->i_ctime = (uint32_t)e2x_now(fs);
 		err = e2x_write_inode(fs, ino, in);
 	}
 	err = dirh_close(&d, err);
@@ -285,7 +285,7 @@ static errcode_t drop_link(ext2_filsys fs, ext2_ino_t ino,
 {
 	if (in->i_links_count > 1) {
 		in->i_links_count--;
-		in->i_ctime = (uint32_t)time(NULL);
+		in->i_ctime = (uint32_t)e2x_now(fs);
 		return e2x_write_inode(fs, ino, in);
 	}
 	return inode_release(fs, ino, in);
@@ -371,7 +371,7 @@ static errcode_t touch_inode(ext2_filsys fs, ext2_ino_t ino)
 	err = inode_get(fs, ino, &in);
 	if (err)
 		return err;
-	in->i_ctime = (uint32_t)time(NULL);
+	in->i_ctime = (uint32_t)e2x_now(fs);
 	err = e2x_write_inode(fs, ino, in);
 	free(in);
 	return err;

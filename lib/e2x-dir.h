@@ -244,6 +244,23 @@ errcode_t e2x_dir_rmdir(ext2_filsys fs, ext2_ino_t parent, const char *name,
 errcode_t e2x_dir_mknod(ext2_filsys fs, ext2_ino_t dir, const char *name,
 			unsigned int name_len, unsigned int mode, int flags,
 			ext2_ino_t *ino);
+/* dir_create.c --- NAME and a new inode made whole in one call, with one
+ * i_version move; on failure neither is left behind.  A character or
+ * block device (MODE) with its numbers (major < 4096, minor < 2^20, stored
+ * as the kernel does); a symbolic link to TARGET (fast, inline or one
+ * block); a regular file holding LEN bytes of DATA (inline while it
+ * fits).  FLAGS as e2x_dir_mknod. */
+errcode_t e2x_dir_mkdev(ext2_filsys fs, ext2_ino_t dir, const char *name,
+			unsigned int name_len, unsigned int mode,
+			unsigned int major, unsigned int minor, int flags,
+			ext2_ino_t *ino);
+errcode_t e2x_dir_symlink(ext2_filsys fs, ext2_ino_t dir, const char *name,
+			  unsigned int name_len, const char *target,
+			  size_t target_len, int flags, ext2_ino_t *ino);
+errcode_t e2x_dir_create_file(ext2_filsys fs, ext2_ino_t dir,
+			      const char *name, unsigned int name_len,
+			      unsigned int mode, const void *data, size_t len,
+			      int flags, ext2_ino_t *ino);
 /* Add a hard link NAME -> INO (a non-directory) and count it. */
 errcode_t e2x_dir_link(ext2_filsys fs, ext2_ino_t dir, const char *name,
 		       unsigned int name_len, ext2_ino_t ino, int flags);

@@ -28,6 +28,28 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
  * set.  Directory entries naming it are left alone (kill_file). */
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags);
 
+/* inode_kill.c --- take deleted inode INO back into use: its blocks
+ * (those not in use again) and its bitmap bit marked, counters
+ * following, dtime cleared; its link count and names are left alone.
+ * E2X_ERR_EXISTS when the inode is in use.  Bitmaps must be loaded. */
+errcode_t e2x_inode_undelete(ext2_filsys fs, ext2_ino_t ino, int flags);
+
+/* raw_edit.c --- deliberate raw changes (debugfs clri, zap_block): only
+ * the named bytes change; no bitmap, counter or reference follows.
+ * Clear inode INO to zeros (its checksum and i_version, bumped once,
+ * stay right; an inode with a bad checksum can be cleared). */
+errcode_t e2x_inode_clear(ext2_filsys fs, ext2_ino_t ino, int flags);
+/* Fill LEN bytes at OFFSET of block BLK with PATTERN. */
+errcode_t e2x_block_fill(ext2_filsys fs, blk64_t blk, unsigned int offset,
+			 unsigned int len, unsigned char pattern);
+/* Flip bit BIT (0 = lowest bit of byte 0) of block BLK. */
+errcode_t e2x_block_flip_bit(ext2_filsys fs, blk64_t blk, unsigned int bit);
+/* Read the MMP block BLK into a new block-sized *MMP (free with
+ * ext2fs_free_mem), and store one back with its checksum recomputed
+ * (FLAGS must be 0). */
+errcode_t e2x_mmp_read(ext2_filsys fs, blk64_t blk, void **mmp);
+errcode_t e2x_mmp_store(ext2_filsys fs, blk64_t blk, void *mmp, int flags);
+
 /* Free an inode's itree (itree_flags as e2x_itree_drop), blocks and
  * attribute-block reference; IN is changed in memory, not written. */
 errcode_t e2x_inode_release_storage(ext2_filsys fs, ext2_ino_t ino,
@@ -38,7 +60,8 @@ errcode_t e2x_inode_release_storage(ext2_filsys fs, ext2_ino_t ino,
  * END] (logical blocks, inclusive; unwritten extents, i_size
  * kept) and punch them out again (whole clusters freed only when no other
  * block of the file uses them).  Inline content is moved to a block
- * before fallocate and punched as bytes. */
+ * before fallocate; a punch from block 0 empties it (size 0, still a
+ * valid inline file). */
 errcode_t e2x_file_fallocate(ext2_filsys fs, ext2_ino_t ino, blk64_t start,
 			     blk64_t end, int flags);
 errcode_t e2x_file_punch(ext2_filsys fs, ext2_ino_t ino, blk64_t start,

@@ -25,6 +25,17 @@ const char *e2x_version(void);
 /* Register the libext2fs and libe2x com_err tables (idempotent). */
 void e2x_init_errors(void);
 
+/* clock.c --- "now" for the times e2x stamps: FS->now when set, else the
+ * system clock. */
+time_t e2x_now(ext2_filsys fs);
+
+/* fs_uuid.c --- set the file system's UUID (16 bytes) and keep it
+ * openable: the metadata checksum seed stays that of the old UUID
+ * (metadata_csum_seed), group descriptor checksums follow the new one.
+ * FLAGS must be 0; the change is written when FS is flushed. */
+errcode_t e2x_fs_set_uuid(ext2_filsys fs, const unsigned char uuid[16],
+			  int flags);
+
 /* iversion.c --- the 64-bit inode change counter (i_version) */
 uint64_t e2x_inode_get_version(const struct ext2_inode_large *inode,
 			       unsigned int inode_size);
@@ -34,8 +45,12 @@ void e2x_inode_set_version(struct ext2_inode_large *inode,
  * whose version field holds a reference count. */
 void e2x_inode_bump_version(struct ext2_inode_large *inode,
 			    unsigned int inode_size);
+/* False on a Hurd file system, whose osd1 word holds the translator block
+ * where Linux keeps l_i_version: nothing may count there. */
+int e2x_fs_has_iversion(ext2_filsys fs);
 /* Read / write a whole inode (fs->super->s_inode_size bytes).  The write
- * bumps i_version once, recomputes the checksum and stores the inode. */
+ * bumps i_version once (not on the Hurd), recomputes the checksum and
+ * stores the inode. */
 errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			 struct ext2_inode_large *inode);
 errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,

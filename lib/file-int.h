@@ -22,4 +22,9 @@ errcode_t e2x_indirect_alloc_block(ext2_filsys fs, ext2_ino_t ino,
 				   struct ext2_inode_large *inode,
 				   blk64_t lblk, blk64_t *pblk);
 
+/* e2x_file_write / e2x_symlink_write flag, private to libe2x: the inode
+ * was created by the same library call, which already moved its
+ * i_version, so this write stores it without a second move. */
+#define E2X_FILE_FRESH_INODE	0x40000000
+
 #endif /* E2X_FILE_INT_H */

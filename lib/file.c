@@ -20,6 +20,7 @@ struct fop {
 	ext2_ino_t ino;
 	struct ext2_inode_large *inode;	/* EXT2_INODE_SIZE bytes */
 	char *blk;			/* one block of scratch */
+	int fresh;			/* E2X_FILE_FRESH_INODE: no bump */
 };
 
 static errcode_t fop_open(ext2_filsys fs, ext2_ino_t ino, struct fop *op)
@@ -85,7 +86,7 @@ static errcode_t fop_set_size(struct fop *op, uint64_t size)
 /* mtime and ctime to now (seconds; the extra words cleared when present). */
 static void fop_touch(struct fop *op)
 {
-	uint32_t now = (uint32_t)time(NULL);
+	uint32_t now = (uint32_t)e2x_now(op->fs);
 	size_t end = EXT2_GOOD_OLD_INODE_SIZE + op->inode->i_extra_isize;
 
 	op->inode->i_mtime = now;
@@ -99,6 +100,10 @@ static void fop_touch(struct fop *op)
 
 static errcode_t fop_store(struct fop *op)
 {
+	if (op->fresh)
+		return ext2fs_write_inode_full(op->fs, op->ino,
+					       (struct ext2_inode *)op->inode,
+					       EXT2_INODE_SIZE(op->fs->super));
 	return e2x_write_inode(op->fs, op->ino, op->inode);
 }
 
@@ -416,10 +421,10 @@ errcode_t e2x_file_write(ext2_filsys fs, ext2_ino_t ino, uint64_t offset,
 	struct fop op;
 	errcode_t err, err2;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
+	op.fresh = !!(flags & E2X_FILE_FRESH_INODE);
 	if (offset + len < offset) {
 		err = EXT2_ET_FILE_TOO_BIG;
 		goto out;
@@ -494,10 +499,10 @@ errcode_t e2x_file_truncate(ext2_filsys fs, ext2_ino_t ino, uint64_t size,
 	struct fop op;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG, &op);
 	if (err)
 		goto out;
+	op.fresh = !!(flags & E2X_FILE_FRESH_INODE);
 	err = check_reach(&op, size);
 	if (err)
 		goto out;
@@ -645,10 +650,10 @@ errcode_t e2x_symlink_write(ext2_filsys fs, ext2_ino_t ino,
 	struct fop op;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_LNK, &op);
 	if (err)
 		goto out;
+	op.fresh = !!(flags & E2X_FILE_FRESH_INODE);
 	if (len == 0 || memchr(target, 0, len)) {
 		err = E2X_ERR_BAD_OPTION;
 		goto out;

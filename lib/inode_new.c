@@ -42,7 +42,7 @@ static errcode_t init_storage(ext2_filsys fs, ext2_ino_t ino,
 errcode_t e2x_inode_new(ext2_filsys fs, ext2_ino_t dir, uint16_t mode,
 			struct ext2_inode_large *inode, ext2_ino_t *ino)
 {
-	uint32_t now = (uint32_t)time(NULL);
+	uint32_t now = (uint32_t)e2x_now(fs);
 	unsigned int extra;
 	errcode_t err;
 

@@ -4,7 +4,8 @@
  * The low 32 bits live in osd1 (l_i_version), the high 32 bits in
  * i_version_hi, which exists only when i_extra_isize reaches past it.
  * Every inode write in libe2x goes through e2x_write_inode(), which bumps
- * the counter, so NFS and IMA notice changes made offline.
+ * the counter, so NFS and IMA notice changes made offline.  A file system
+ * made by the Hurd has no counter: its osd1 word is the translator block.
  */
 #include "config.h"
 #include <string.h>
@@ -53,6 +54,11 @@ void e2x_inode_bump_version(struct ext2_inode_large *inode,
 	e2x_inode_set_version(inode, inode_size, v + 1);
 }
 
+int e2x_fs_has_iversion(ext2_filsys fs)
+{
+	return fs->super->s_creator_os != EXT2_OS_HURD;
+}
+
 errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			 struct ext2_inode_large *inode)
 {
@@ -68,7 +74,8 @@ errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	size = EXT2_INODE_SIZE(fs->super);
-	e2x_inode_bump_version(inode, size);
+	if (e2x_fs_has_iversion(fs))
+		e2x_inode_bump_version(inode, size);
 	return ext2fs_write_inode_full(fs, ino, (struct ext2_inode *)inode,
 				       size);
 }

@@ -5,7 +5,11 @@ lib_libe2x_la_SOURCES = \
 	lib/e2x.h \
 	lib/e2x-geometry.h \
 	lib/version.c \
-	lib/iversion.c
+	lib/iversion.c \
+	lib/clock.c \
+	lib/fs_uuid.c \
+	lib/raw_edit.c \
+	lib/dir_create.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
 lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
 lib_libe2x_la_LDFLAGS = -version-info 0:0:0 $(SAN_LDFLAGS)

@@ -70,7 +70,7 @@ static errcode_t release_inode(ext2_filsys fs, ext2_ino_t ino,
 	if (err)
 		return err;
 	ext2fs_inode_size_set(fs, EXT2_INODE(inode), 0);
-	inode->i_dtime = fs->now ? fs->now : time(NULL);
+	inode->i_dtime = e2x_now(fs);
 	err = e2x_write_inode(fs, ino, inode);
 	if (err)
 		return err;

@@ -10,20 +10,31 @@
 #include <time.h>
 #include "e2x.h"
 
+static errcode_t value_charge(ext2_filsys fs, ext2_ino_t ino,
+			      const char *name, blk64_t *blocks);
+
 /* Store the inode once more after the handle wrote it, moving i_version
- * and ctime. */
-static errcode_t touch(ext2_filsys fs, ext2_ino_t ino)
+ * and ctime, and charging it the change of its EA-inode blocks (OLD before,
+ * NEW after, in fs blocks) as the kernel's quota charge does. */
+static errcode_t touch(ext2_filsys fs, ext2_ino_t ino, blk64_t old,
+		       blk64_t new)
 {
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in;
+	struct ext2_inode *i;
 	errcode_t err;
 
 	in = calloc(1, isz < sizeof(*in) ? sizeof(*in) : isz);
 	if (!in)
 		return EXT2_ET_NO_MEMORY;
+	i = (struct ext2_inode *)in;
 	err = e2x_read_inode(fs, ino, in);
+	if (!err && new > old)
+		err = ext2fs_iblk_add_blocks(fs, i, new - old);
+	if (!err && old > new)
+		err = ext2fs_iblk_sub_blocks(fs, i, old - new);
 	if (!err) {
-		in->i_ctime = (uint32_t)time(NULL);
+		in->i_ctime = (uint32_t)e2x_now(fs);
 		err = e2x_write_inode(fs, ino, in);
 	}
 	free(in);
@@ -80,11 +91,16 @@ errcode_t e2x_xattr_set(ext2_filsys fs, ext2_ino_t ino, const char *name,
 			const void *value, size_t len, int flags)
 {
 	errcode_t err = check_args(fs, ino, name, flags);
+	blk64_t old = 0, new = 0;
 
+	if (!err)
+		err = value_charge(fs, ino, name, &old);
 	if (!err)
 		err = with_handle(fs, ino, name, value, len, 0);
 	if (!err)
-		err = touch(fs, ino);
+		err = value_charge(fs, ino, name, &new);
+	if (!err)
+		err = touch(fs, ino, old, new);
 	return err;
 }
 
@@ -92,11 +108,14 @@ errcode_t e2x_xattr_remove(ext2_filsys fs, ext2_ino_t ino, const char *name,
 			   int flags)
 {
 	errcode_t err = check_args(fs, ino, name, flags);
+	blk64_t old = 0;
 
+	if (!err)
+		err = value_charge(fs, ino, name, &old);
 	if (!err)
 		err = with_handle(fs, ino, name, NULL, 0, 1);
 	if (!err)
-		err = touch(fs, ino);
+		err = touch(fs, ino, old, 0);
 	return err;
 }
 
@@ -237,6 +256,47 @@ out:
 	return err;
 }
 
+/* Read INO into a new *IN (to free()) and locate INDEX/SUFFIX in it. */
+static errcode_t locate(ext2_filsys fs, ext2_ino_t ino, int index,
+			const char *suffix, struct ext2_inode_large **in,
+			struct xloc *loc)
+{
+	unsigned int isz = EXT2_INODE_SIZE(fs->super);
+	errcode_t err;
+
+	memset(loc, 0, sizeof(*loc));
+	*in = calloc(1, isz < sizeof(**in) ? sizeof(**in) : isz);
+	if (!*in)
+		return EXT2_ET_NO_MEMORY;
+	err = e2x_read_inode(fs, ino, *in);
+	if (!err)
+		err = entry_find(fs, ino, *in, index, suffix, loc);
+	return err;
+}
+
+/* The blocks the value of NAME charges to INO: none in place, its size
+ * in whole clusters when it lives in an EA inode (e2fsck's rule). */
+static errcode_t value_charge(ext2_filsys fs, ext2_ino_t ino,
+			      const char *name, blk64_t *blocks)
+{
+	unsigned int csize = EXT2_CLUSTER_SIZE(fs->super);
+	struct ext2_inode_large *in = NULL;
+	const char *suffix = NULL;
+	struct xloc loc;
+	int index;
+	errcode_t err;
+
+	*blocks = 0;
+	index = name_split(name, &suffix);
+	if (!index || !ext2fs_has_feature_ea_inode(fs->super))
+		return 0;
+	err = locate(fs, ino, index, suffix, &in, &loc);
+	if (!err && loc.found && loc.inum)
+		*blocks = EXT2FS_C2B(fs, (loc.size + csize - 1) / csize);
+	free(in);
+	return err;
+}
+
 /* e_hash of an EA-inode entry: the name's bytes (as unsigned or, as old
  * code did, signed chars), then the value's hash as one word. */
 static uint32_t entry_hash(const char *suffix, uint32_t value_hash,
@@ -352,7 +412,6 @@ static errcode_t handle_get(ext2_filsys fs, ext2_ino_t ino, const char *name,
 errcode_t e2x_xattr_get(ext2_filsys fs, ext2_ino_t ino, const char *name,
 			void *buf, size_t bufsize, size_t *value_len)
 {
-	unsigned int isz;
 	struct ext2_inode_large *in = NULL;
 	struct xloc loc;
 	const char *suffix = NULL;
@@ -368,14 +427,7 @@ errcode_t e2x_xattr_get(ext2_filsys fs, ext2_ino_t ino, const char *name,
 	index = name_split(name, &suffix);
 	if (!index)
 		return EXT2_ET_INVALID_ARGUMENT;
-	isz = EXT2_INODE_SIZE(fs->super);
-	in = calloc(1, isz < sizeof(*in) ? sizeof(*in) : isz);
-	if (!in)
-		return EXT2_ET_NO_MEMORY;
-	memset(&loc, 0, sizeof(loc));
-	err = e2x_read_inode(fs, ino, in);
-	if (!err)
-		err = entry_find(fs, ino, in, index, suffix, &loc);
+	err = locate(fs, ino, index, suffix, &in, &loc);
 	if (err)
 		goto out;
 	if (!loc.found) {

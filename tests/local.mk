@@ -11,7 +11,8 @@ UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_iversion
-tests_unit_test_iversion_SOURCES = tests/unit/unit.h tests/unit/test_iversion.c
+tests_unit_test_iversion_SOURCES = tests/unit/unit.h tests/unit/test_iversion.c \
+	$(UNIT_FIXTURE)
 tests_unit_test_iversion_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_iversion_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_iversion

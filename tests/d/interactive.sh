@@ -53,7 +53,7 @@ tmux -L "$sock" new-session -d -s t -x 100 -y 30 \
 wait_for '^debugfs: ?$' || fail "no prompt"
 
 keys 'ls /somedir' Enter
-wait_for '^[0-9]+ pathfile$' || fail "ls output not shown"
+wait_for '[0-9]+  \([0-9]+\) pathfile( |$)' || fail "ls output not shown"
 wait_for '^debugfs: ?$' || fail "no prompt after ls"
 
 keys 'cat /somedir/pa' Tab

@@ -217,6 +217,23 @@ START_TEST(fields_values)
 				       "01020304-0506-0708-090a-0b0c0d0e0f10"),
 			 0);
 	ck_assert_uint_eq(sb.s_uuid[15], 0x10);
+	f = dbg_field_find(dbg_super_fields, "errors", &idx);
+	ck_assert_int_eq(dbg_field_set(f, idx, (void *)&sb, sizeof(sb),
+				       "remount-ro"), 0);
+	ck_assert_uint_eq(sb.s_errors, EXT2_ERRORS_RO);
+	ck_assert_int_eq(dbg_field_set(f, idx, (void *)&sb, sizeof(sb),
+				       "panic"), 0);
+	ck_assert_uint_eq(sb.s_errors, EXT2_ERRORS_PANIC);
+	ck_assert_int_eq(dbg_field_set(f, idx, (void *)&sb, sizeof(sb),
+				       "continue"), 0);
+	ck_assert_uint_eq(sb.s_errors, EXT2_ERRORS_CONTINUE);
+	ck_assert_int_eq(dbg_field_set(f, idx, (void *)&sb, sizeof(sb),
+				       "explode"), DBG_FIELD_BAD_VALUE);
+	f = dbg_field_find(dbg_super_fields, "mount_opts", &idx);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(dbg_field_set(f, idx, (void *)&sb, sizeof(sb),
+				       "journal_checksum"), 0);
+	ck_assert_str_eq((char *)sb.s_mount_opts, "journal_checksum");
 }
 END_TEST
 

@@ -4,6 +4,7 @@
 #include "config.h"
 #include <string.h>
 #include "unit.h"
+#include "fixture.h"
 
 /* The on-disk offsets the helper relies on (ext4 inode layout). */
 _Static_assert(offsetof(struct ext2_inode_large, osd1) == 0x24,
@@ -66,6 +67,30 @@ START_TEST(bump_skips_ea_inode)
 }
 END_TEST
 
+/* The Hurd keeps its translator block where Linux counts changes: an
+ * inode write there leaves osd1 as it was. */
+START_TEST(write_on_hurd_keeps_translator)
+{
+	struct ext2_inode_large in[2];
+	struct fixture fx;
+
+	fixture_mkfs(&fx, "-b 1024", "4M");
+	fx.fs->super->s_creator_os = EXT2_OS_HURD;
+	ck_assert_int_eq(e2x_fs_has_iversion(fx.fs), 0);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, EXT2_ROOT_INO, in), 0);
+	in->osd1.hurd1.h_i_translator = 77;
+	ck_assert_int_eq(e2x_write_inode(fx.fs, EXT2_ROOT_INO, in), 0);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, EXT2_ROOT_INO, in), 0);
+	ck_assert_uint_eq(in->osd1.hurd1.h_i_translator, 77);
+	fx.fs->super->s_creator_os = EXT2_OS_LINUX;
+	ck_assert_int_eq(e2x_fs_has_iversion(fx.fs), 1);
+	ck_assert_int_eq(e2x_write_inode(fx.fs, EXT2_ROOT_INO, in), 0);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, EXT2_ROOT_INO, in), 0);
+	ck_assert_uint_eq(in->osd1.linux1.l_i_version, 78);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_iversion(void)
 {
 	Suite *s = suite_create("iversion");
@@ -75,6 +100,7 @@ static Suite *suite_iversion(void)
 	tcase_add_test(tc, bump_128_byte_inode_uses_low_half_only);
 	tcase_add_test(tc, bump_short_extra_isize_ignores_hi);
 	tcase_add_test(tc, bump_skips_ea_inode);
+	tcase_add_test(tc, write_on_hurd_keeps_translator);
 	suite_add_tcase(s, tc);
 	return s;
 }
