@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include <stdlib.h>
+#include <string.h>
 #include "journal.h"
 #include "pass1.h"
 #include "readahead.h"
@@ -83,4 +84,24 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ctx->dblist = NULL;
 	ctx->inode_lnk = NULL;
 	ctx->ea_refs = NULL;
+}
+
+/* A directory created by a repair: inserted in order. */
+errcode_t dir_info_insert(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	size_t at = ctx->ndirs;
+	errcode_t err;
+
+	if (dir_info_get(ctx, ino))
+		return 0;
+	err = dir_info_add(ctx, ctx->ndirs ? ctx->dirs[ctx->ndirs - 1].ino + 1 :
+					     ino);
+	if (err)
+		return err;
+	while (at && ctx->dirs[at - 1].ino > ino)
+		at--;
+	memmove(&ctx->dirs[at + 1], &ctx->dirs[at],
+		(ctx->ndirs - 1 - at) * sizeof(*ctx->dirs));
+	ctx->dirs[at] = (struct dir_info){ .ino = ino };
+	return 0;
 }

@@ -490,6 +490,7 @@ static void run_passes(struct fsck_ctx *ctx)
 			ctx->ntimes++;
 		}
 	}
+	fsck_alloc_done(ctx);
 }
 
 /* Clean and recently checked: nothing to do without -f. */

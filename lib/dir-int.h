@@ -86,6 +86,9 @@ void coll_sort_name(struct dir_coll *c);
 /* Collect every live entry (without '.' and '..'), hashing with VERSION. */
 errcode_t dirh_collect(struct e2x_dirh *d, int version, struct dir_coll *c);
 
+/* dir_ops.c: point directory INO's '..' at PARENT (any form) */
+errcode_t dir_set_parent(ext2_filsys fs, ext2_ino_t ino, ext2_ino_t parent);
+
 /* dir_linear.c: blocks without an index */
 errcode_t linear_lookup(struct e2x_dirh *d, const char *name,
 			unsigned int len, ext2_ino_t *ino, unsigned int *type);
