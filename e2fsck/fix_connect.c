@@ -82,19 +82,33 @@ static errcode_t make_lpf(struct fsck_ctx *ctx, ext2_ino_t *ino)
 static errcode_t unlink_lpf(struct fsck_ctx *ctx)
 {
 	ext2_ino_t old = 0;
+	struct dir_info *di;
 	errcode_t err;
 
 	err = e2x_dir_remove(ctx->fs, EXT2_ROOT_INO, LPF_NAME,
 			     sizeof(LPF_NAME) - 1, 0, &old);
-	if (!err)
-		ref_add(ctx, old, -1);
-	return err;
+	if (err)
+		return err;
+	ref_add(ctx, old, -1);
+	di = dir_info_get(ctx, old);
+	if (di && di->parent == EXT2_ROOT_INO)
+		di->parent = 0;	/* pass 3 reconnects it */
+	return 0;
+}
+
+int fsck_lpf_encrypted(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	struct ext2_inode inode;
+
+	return !ext2fs_read_inode(ctx->fs, ino, &inode) &&
+	       (inode.i_flags & EXT4_ENCRYPT_FL);
 }
 
 static int lpf_usable(struct fsck_ctx *ctx, ext2_ino_t ino)
 {
 	return ino && ext2fs_test_inode_bitmap2(ctx->inode_dir, ino) &&
-	       !ext2fs_test_inode_bitmap2(ctx->inode_bad, ino);
+	       !ext2fs_test_inode_bitmap2(ctx->inode_bad, ino) &&
+	       !fsck_lpf_encrypted(ctx, ino);
 }
 
 /* /lost+found's inode, made when missing; 0 when it cannot be had. */
@@ -176,7 +190,7 @@ int fsck_clear_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
 
 	if (fsck_alloc_prepare(ctx))
 		return 0;
-	err = e2x_inode_kill(ctx->fs, ino, 0);
+	err = e2x_inode_kill(ctx->fs, ino, E2X_INODE_KILL_UNLINK);
 	if (err) {
 		repair_failed(ctx, "clear", ino, err);
 		return 0;

@@ -90,6 +90,7 @@ void p2_fix_dot(struct p2_dir *pd, struct ext2_dir_entry *d,
 	} else {
 		dot = rec_len;
 	}
+	memset(de->name, 0, 4);	/* readers want the name NUL-padded */
 	e2x_dirent_fill(de, ino, "..", slot + 1, ft);
 	e2x_dirent_set_rec_len(de, dot, bs);
 	pd->dirty = 1;
@@ -139,7 +140,8 @@ void p2_fix_finish(struct p2_dir *pd)
 
 	if (pd->inode->i_flags & EXT4_INLINE_DATA_FL) {
 		if (pd->dirty)
-			err = e2x_write_inode(pd->fs, pd->ino, pd->inode);
+			err = e2x_repair_inline_dir_write(pd->fs, pd->ino,
+							  pd->inode, 0);
 		if (err)
 			fix_failed(pd, "write", err);
 	} else if (pd->reindex) {

@@ -166,6 +166,10 @@ void p2_htree_map(struct p2_dir *pd)
 		dx_problem(pd, PR_2_HTREE_ROOT, 0, "bad root information");
 		return;
 	}
+	if (info->unused_flags & 1) {
+		dx_problem(pd, PR_2_HTREE_ROOT, 0, "incompatible root flag");
+		return;
+	}
 	pd->hash_version = dx_hash_version(pd, info->hash_version);
 	pd->hash_ok = pd->hash_version >= 0;
 	if (pd->hash_version < 0) {

@@ -118,6 +118,8 @@ static void check_lpf(struct fsck_ctx *ctx)
 		code = PR_3_NO_LPF;
 	else if (!ext2fs_test_inode_bitmap2(ctx->inode_dir, ctx->lpf_ino))
 		code = PR_3_LPF_NOT_DIR;
+	else if (fsck_lpf_encrypted(ctx, ctx->lpf_ino))
+		code = PR_3_LPF_ENCRYPTED;
 	else
 		return;
 	if (report(ctx, code, ctx->lpf_ino, 0, 0))

@@ -324,6 +324,9 @@ static const struct problem_row rows[] = {
   "/lost+found is not a directory" },
 { PR_3_DIR_LOOP, PROMPT_CONNECT, 0,
   "Directory {ino} is part of a loop of directories" },
+{ PR_3_LPF_ENCRYPTED, PROMPT_CLEAR, 0,
+  "/lost+found (inode {ino}) is encrypted and cannot take reconnected "
+  "files" },
 /* Pass 4 */
 { PR_4_LINK_COUNT, PROMPT_FIX, P,
   "Inode {ino} has link count {num}; counted {num2} names" },

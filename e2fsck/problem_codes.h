@@ -151,6 +151,7 @@
 #define PR_3_NO_LPF			0x030004
 #define PR_3_LPF_NOT_DIR		0x030005
 #define PR_3_DIR_LOOP			0x030006
+#define PR_3_LPF_ENCRYPTED		0x030007
 
 /* Pass 4: reference counts. */
 #define PR_4_LINK_COUNT			0x040001

@@ -31,6 +31,12 @@ unsigned int e2x_dirregion_salvage(struct e2x_dirregion *r, unsigned int off,
  * E2X_REPAIR_NO_CSUM. */
 errcode_t e2x_repair_dirblk_write(ext2_filsys fs, ext2_ino_t dir,
 				  blk64_t pblk, void *buf, int flags);
+/* Write inline directory DIR whose entries were repaired in INODE (in
+ * i_block and in the system.data value in place): the value is stored
+ * again so its attribute entry stays right, then the inode is written. */
+errcode_t e2x_repair_inline_dir_write(ext2_filsys fs, ext2_ino_t dir,
+				      struct ext2_inode_large *inode,
+				      int flags);
 /* Bump DIR's i_version once after its blocks were repaired. */
 errcode_t e2x_repair_dir_touch(ext2_filsys fs, ext2_ino_t dir, int flags);
 /* Drop a directory's hash index (and its itree): index blocks become empty

@@ -57,7 +57,7 @@ errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 	int isdir;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	if (flags)
+	if (flags & ~E2X_INODE_KILL_UNLINK)
 		return EXT2_ET_INVALID_ARGUMENT;
 	if (ino < EXT2_FIRST_INODE(fs->super) ||
 	    ino > fs->super->s_inodes_count)
@@ -76,6 +76,8 @@ errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 	if (err)
 		goto out;
 	in->i_dtime = (uint32_t)time(NULL);
+	if (flags & E2X_INODE_KILL_UNLINK)
+		in->i_links_count = 0;
 	err = e2x_write_inode(fs, ino, in);
 	if (!err && ext2fs_test_inode_bitmap2(fs->inode_map, ino))
 		ext2fs_inode_alloc_stats2(fs, ino, -1, isdir);

@@ -171,17 +171,47 @@ errcode_t e2x_repair_dirblk_write(ext2_filsys fs, ext2_ino_t dir,
 	return io_channel_write_blk64(fs->io, pblk, 1, buf);
 }
 
-errcode_t e2x_repair_dir_touch(ext2_filsys fs, ext2_ino_t dir, int flags)
+errcode_t e2x_repair_inline_dir_write(ext2_filsys fs, ext2_ino_t dir,
+				      struct ext2_inode_large *inode,
+				      int flags)
 {
-	struct e2x_dirh d;
+	size_t len = 0;
+	char *buf = NULL;
 	errcode_t err;
 
 	(void)flags;
-	err = dirh_open(fs, dir, &d);
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = e2x_inline_size(fs, dir, inode, &len);
+	if (!err)
+		err = ext2fs_get_mem(len, &buf);
+	if (!err)
+		err = e2x_inline_get(fs, dir, inode, buf, len, &len);
+	/* stored again: the attribute entry's hash follows the value */
+	if (!err)
+		err = e2x_inline_set(fs, dir, inode, buf, len);
+	if (!err)
+		err = e2x_write_inode(fs, dir, inode);
+	ext2fs_free_mem(&buf);
+	return err;
+}
+
+errcode_t e2x_repair_dir_touch(ext2_filsys fs, ext2_ino_t dir, int flags)
+{
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *in;
+	errcode_t err;
+
+	(void)flags;
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = ext2fs_get_memzero(isize > sizeof(*in) ? isize : sizeof(*in),
+				 &in);
 	if (err)
 		return err;
-	d.changed = 1;
-	return dirh_close(&d, 0);
+	err = e2x_read_inode(fs, dir, in);
+	if (!err)
+		err = e2x_write_inode(fs, dir, in);
+	ext2fs_free_mem(&in);
+	return err;
 }
 
 /* An index block as an empty leaf; the root keeps '.' and '..', with
