@@ -82,6 +82,7 @@ struct fsck_ctx {
 	int preen_bailed;	/* preen met a problem it may not fix */
 	int hold_repairs;	/* answer yes but change nothing (unsafe now) */
 	int alloc_ready;	/* repairs may allocate (fix_alloc.c) */
+	int restart;		/* a repair changed what pass 1 reads */
 
 	/* Results of pass 1. */
 	ext2fs_inode_bitmap inode_used;	/* in use (links > 0) */

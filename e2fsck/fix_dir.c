@@ -47,6 +47,22 @@ void p2_fix_unname(struct p2_dir *pd, struct ext2_dir_entry *d)
 	pd->dirty = 1;
 }
 
+/* An entry names inode INO in the part of its group's inode table marked
+ * unused: the whole table of the group is declared in use and the check
+ * starts again, so pass 1 reads the inode (the reference does the same). */
+void p2_fix_itable_unused(struct p2_dir *pd, ext2_ino_t ino)
+{
+	ext2_filsys fs = pd->fs;
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+
+	ext2fs_bg_itable_unused_set(fs, g, 0);
+	ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	pd->ctx->restart = 1;
+	pd->ctx->abort = 1;
+}
+
 /* Bytes '/' and NUL become '.'. */
 void p2_fix_name(struct p2_dir *pd, struct ext2_dir_entry *d)
 {

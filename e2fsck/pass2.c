@@ -84,8 +84,9 @@ static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 				     0) ? 1 : -1;
 	if (!ext2fs_test_inode_bitmap2(ctx->inode_used, t)) {
 		if (in_lazy_area(fs, t)) {
-			entry_problem(pd, PR_2_INODE_UNINIT, t, name, len, 0,
-				      0);
+			if (entry_problem(pd, PR_2_INODE_UNINIT, t, name, len,
+					  0, 0))
+				p2_fix_itable_unused(pd, t);
 			return -1;
 		}
 		return entry_problem(pd, PR_2_INODE_UNUSED, t, name, len, 0,
@@ -284,6 +285,8 @@ static int walk_region(struct p2_dir *pd, char *buf, unsigned int end,
 	while (off < end) {
 		struct ext2_dir_entry *d = (void *)(buf + off);
 
+		if (pd->ctx->restart)
+			return 0;	/* every entry is checked again */
 		if (record_bad(pd, buf, off, end, inline_dir, &code)) {
 			if (salvaged == off ||
 			    !entry_problem(pd, code, 0, NULL, 0, lblk, off))
@@ -448,7 +451,8 @@ static void check_dir(struct fsck_ctx *ctx, struct p2_dir *pd)
 		check_inline_dir(pd);
 	else
 		check_block_dir(pd);
-	p2_names_check(pd);
+	if (!ctx->restart)
+		p2_names_check(pd);
 	p2_fix_finish(pd);
 }
 

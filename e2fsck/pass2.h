@@ -59,6 +59,7 @@ void p2_fix_clear(struct p2_dir *pd, char *buf, unsigned int end,
 		  unsigned int off, int prev);
 unsigned int p2_fix_salvage(struct p2_dir *pd, char *buf, unsigned int end,
 			    unsigned int off, int prev, int inline_dir);
+void p2_fix_itable_unused(struct p2_dir *pd, ext2_ino_t ino);
 void p2_fix_unname(struct p2_dir *pd, struct ext2_dir_entry *d);
 void p2_fix_name(struct p2_dir *pd, struct ext2_dir_entry *d);
 void p2_fix_type(struct p2_dir *pd, struct ext2_dir_entry *d, int ft);

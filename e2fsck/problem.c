@@ -290,7 +290,7 @@ static const struct problem_row rows[] = {
   "checksum" },
 { PR_2_INLINE_DIR, PROMPT_SALVAGE, 0,
   "Inline directory {ino} has a corrupt entry ({str})" },
-{ PR_2_INODE_UNINIT, PROMPT_FIX, NR,
+{ PR_2_INODE_UNINIT, PROMPT_FIX, 0,
   "Entry '{name}' in directory {ino} points to inode {ino2} in a part of "
   "the inode table marked unused" },
 { PR_2_DUP_NAME, PROMPT_CLEAR, 0,
@@ -311,6 +311,9 @@ static const struct problem_row rows[] = {
 { PR_2_NAME_ENCODING, PROMPT_FIX, NR,
   "Entry '{name}' in case-folded directory {ino} is not valid in the "
   "file system's encoding" },
+{ PR_2_RESTART, PROMPT_NONE, PR_INFO,
+  "Inodes were found in a part of the inode table marked unused; "
+  "checking again from pass 1" },
 /* Pass 3 */
 { PR_3_ROOT_MISSING, PROMPT_CREATE, NR,
   "The root directory is missing or not a directory" },

@@ -49,6 +49,10 @@ errcode_t dirh_remove(struct e2x_dirh *d, const char *name,
 errcode_t dirh_alloc(ext2_filsys fs, struct e2x_dirh *d);
 void dirh_set_ino(struct e2x_dirh *d, ext2_ino_t ino);
 errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d);
+/* The same for work on '.' and '..' only (DOTS_ONLY): names that are
+ * encrypted or case-folded are then not refused. */
+errcode_t dirh_open_dots(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d,
+			 int dots_only);
 /* Write the inode (once, bumping i_version) when changed, free buffers. */
 errcode_t dirh_close(struct e2x_dirh *d, errcode_t err);
 errcode_t dirh_read(struct e2x_dirh *d, blk64_t lblk, char *buf);

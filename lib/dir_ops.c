@@ -356,7 +356,7 @@ errcode_t dir_set_parent(ext2_filsys fs, ext2_ino_t ino, ext2_ino_t parent)
 	struct e2x_dirh c;
 	errcode_t err;
 
-	err = dirh_open(fs, ino, &c);
+	err = dirh_open_dots(fs, ino, &c, 1);
 	if (err)
 		return err;
 	if (c.form == E2X_DIR_FORM_INLINE) {

@@ -96,6 +96,19 @@ static unsigned int absorb(struct e2x_dirregion *r, unsigned int off,
 	return off;
 }
 
+/* The region starts with a scrap too short for a record: the whole
+ * record at NEXT moves to OFF and covers the scrap as well. */
+static unsigned int pull_back(struct e2x_dirregion *r, unsigned int off,
+			      unsigned int next)
+{
+	struct e2x_dirent *de = rec(r, next);
+	unsigned int len = e2x_dirent_rec_len(de, r->bs);
+
+	memmove(rec(r, off), de, e2x_dirent_min_len(de->name_len));
+	e2x_dirent_set_rec_len(rec(r, off), len + (next - off), r->bs);
+	return off;
+}
+
 unsigned int e2x_dirregion_salvage(struct e2x_dirregion *r, unsigned int off,
 				   int prev, unsigned int min_rec,
 				   uint32_t max_ino)
@@ -107,13 +120,16 @@ unsigned int e2x_dirregion_salvage(struct e2x_dirregion *r, unsigned int off,
 		/* the name overruns a sound record: drop the record */
 		return absorb(r, off, prev,
 			      off + e2x_dirent_rec_len(de, r->bs));
-	if (header_sound(r, off, max_ino)) {
+	if (header_sound(r, off, max_ino) &&
+	    e2x_dirent_min_len(de->name_len) >= min_rec) {
 		end = next_whole(r, off + e2x_dirent_min_len(de->name_len),
 				 min_rec, max_ino);
 		e2x_dirent_set_rec_len(de, end - off, r->bs);
 		return off;
 	}
-	end = next_whole(r, off + (prev >= 0 ? 4 : min_rec), min_rec, max_ino);
+	end = next_whole(r, off + 4, min_rec, max_ino);
+	if (prev < 0 && end < r->size && end - off < min_rec)
+		return pull_back(r, off, end);
 	return absorb(r, off, prev, end);
 }
 
