@@ -45,8 +45,9 @@ errcode_t e2x_repair_dir_unindex(ext2_filsys fs, ext2_ino_t dir, int flags);
 /* Drop the index of DIR, then index it again from its entries (htree, and
  * itree when the file system has it) when it spans more than one block. */
 errcode_t e2x_repair_dir_reindex(ext2_filsys fs, ext2_ino_t dir, int flags);
-/* Give INO the name NAME in directory DIR and count the link; a directory
- * also gets '..' pointed at DIR (and DIR one more link). */
+/* Give INO, which no directory names, the name NAME in directory DIR: a
+ * file's link count becomes 1; a directory gets '..' pointed at DIR and
+ * DIR one more link (the old parent's count is the caller's). */
 errcode_t e2x_repair_reconnect(ext2_filsys fs, ext2_ino_t dir, ext2_ino_t ino,
 			       const char *name, int flags);
 /* Point directory INO's '..' at PARENT (block or inline directory); the

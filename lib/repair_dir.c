@@ -133,8 +133,8 @@ unsigned int e2x_dirregion_salvage(struct e2x_dirregion *r, unsigned int off,
 	return absorb(r, off, prev, end);
 }
 
-/* Room for the checksum tail, taken from the slack of the last record of
- * a chain that covers the block exactly. */
+/* A chain of records that ends at the checksum tail; else room for the
+ * tail taken from the slack of the last record (which covers the end). */
 static errcode_t make_tail(void *buf, unsigned int bs)
 {
 	struct e2x_dirregion r = { .buf = buf, .size = bs, .bs = bs };
@@ -142,6 +142,9 @@ static errcode_t make_tail(void *buf, unsigned int bs)
 	struct e2x_dirent *de;
 
 	while (off < bs) {
+		if (off == bs - E2X_DIRENT_TAIL_SIZE &&
+		    e2x_dirblk_has_tail(buf, bs))
+			return 0;	/* the chain ends at a tail */
 		if (off + E2X_DIRENT_HDR > bs)
 			return E2X_ERR_CORRUPT;
 		len = e2x_dirent_rec_len(rec(&r, off), bs);
@@ -172,11 +175,9 @@ errcode_t e2x_repair_dirblk_write(ext2_filsys fs, ext2_ino_t dir,
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	if (ext2fs_has_feature_metadata_csum(fs->super) &&
 	    !(flags & E2X_REPAIR_NO_CSUM)) {
-		if (!e2x_dirblk_has_tail(buf, fs->blocksize)) {
-			err = make_tail(buf, fs->blocksize);
-			if (err)
-				return err;
-		}
+		err = make_tail(buf, fs->blocksize);
+		if (err)
+			return err;
 		err = ext2fs_read_inode(fs, dir, &inode);
 		if (err)
 			return err;
@@ -260,10 +261,48 @@ static int is_index_block(struct e2x_dirh *d, const char *buf, blk64_t lblk)
 	return !de->inode && e2x_dirent_rec_len(de, d->bs) == d->bs;
 }
 
+/* Drop the itree of an open directory; a tree too damaged to walk loses
+ * its root record all the same (its nodes are then fsck's to free). */
+static errcode_t drop_itree(struct e2x_dirh *d)
+{
+	errcode_t err;
+
+	if (!e2x_itree_present(d->fs, d->inode))
+		return 0;
+	err = dir_itree_drop(d);
+	if (err && err != E2X_ERR_NOT_FOUND)
+		err = e2x_itree_drop(d->fs, d->ino, d->inode,
+				     E2X_ITREE_FORCE);
+	d->changed = 1;
+	return err == E2X_ERR_NOT_FOUND ? 0 : err;
+}
+
+/* The index of open directory D dropped: the handle is then linear. */
+static errcode_t unindex(struct e2x_dirh *d)
+{
+	blk64_t lblk;
+	errcode_t err;
+
+	if (d->form != E2X_DIR_FORM_HTREE)
+		return 0;
+	err = drop_itree(d);
+	for (lblk = 0; lblk < d->nblocks && !err; lblk++) {
+		if (dirh_read(d, lblk, d->blk))
+			continue;	/* a hole or an unreadable block */
+		if (!is_index_block(d, d->blk, lblk))
+			continue;
+		leaf_from_index(d, d->blk, lblk);
+		err = dirh_write_leaf(d, lblk, d->blk);
+	}
+	d->inode->i_flags &= ~EXT2_INDEX_FL;
+	d->form = E2X_DIR_FORM_LINEAR;
+	d->changed = 1;
+	return err;
+}
+
 errcode_t e2x_repair_dir_unindex(ext2_filsys fs, ext2_ino_t dir, int flags)
 {
 	struct e2x_dirh d;
-	blk64_t lblk;
 	errcode_t err;
 
 	(void)flags;
@@ -271,46 +310,29 @@ errcode_t e2x_repair_dir_unindex(ext2_filsys fs, ext2_ino_t dir, int flags)
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
-	if (d.form != E2X_DIR_FORM_HTREE)
-		goto out;
-	if (e2x_itree_present(fs, d.inode)) {
-		err = dir_itree_drop(&d);
-		if (err == E2X_ERR_NOT_FOUND)
-			err = 0;
-		if (err)
-			goto out;
-	}
-	for (lblk = 0; lblk < d.nblocks && !err; lblk++) {
-		if (dirh_read(&d, lblk, d.blk))
-			continue;	/* a hole or an unreadable block */
-		if (!is_index_block(&d, d.blk, lblk))
-			continue;
-		leaf_from_index(&d, d.blk, lblk);
-		err = dirh_write_leaf(&d, lblk, d.blk);
-	}
-	d.inode->i_flags &= ~EXT2_INDEX_FL;
-	d.form = E2X_DIR_FORM_LINEAR;
-	d.changed = 1;
-out:
-	return dirh_close(&d, err);
+	return dirh_close(&d, unindex(&d));
 }
 
 errcode_t e2x_repair_dir_reindex(ext2_filsys fs, ext2_ino_t dir, int flags)
 {
-	enum e2x_dir_form form;
-	struct ext2_inode inode;
+	struct e2x_dirh d;
+	ext2_ino_t parent;
 	errcode_t err;
 
-	err = e2x_repair_dir_unindex(fs, dir, flags);
-	if (!err)
-		err = e2x_dir_form(fs, dir, &form);
-	if (!err)
-		err = ext2fs_read_inode(fs, dir, &inode);
-	if (err || form != E2X_DIR_FORM_LINEAR ||
-	    !ext2fs_has_feature_dir_index(fs->super) ||
-	    EXT2_I_SIZE(&inode) <= fs->blocksize)
+	(void)flags;
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = dirh_open(fs, dir, &d);
+	if (err)
 		return err;
-	return e2x_dir_build_htree(fs, dir, 0);
+	err = unindex(&d);
+	if (err || d.form != E2X_DIR_FORM_LINEAR || d.nblocks < 2 ||
+	    !ext2fs_has_feature_dir_index(fs->super))
+		goto out;
+	err = blocks_parent(&d, &parent);
+	if (!err)
+		err = htree_build(&d, parent);
+out:
+	return dirh_close(&d, err);
 }
 
 errcode_t e2x_repair_set_dotdot(ext2_filsys fs, ext2_ino_t ino,
@@ -321,9 +343,8 @@ errcode_t e2x_repair_set_dotdot(ext2_filsys fs, ext2_ino_t ino,
 	return dir_set_parent(fs, ino, parent);
 }
 
-/* One more link on INO; a directory's count sticks at 1 ("many") past
- * the limit with dir_nlink. */
-static errcode_t count_link(ext2_filsys fs, ext2_ino_t ino)
+/* A file that gained its only name: link count 1. */
+static errcode_t named_once(ext2_filsys fs, ext2_ino_t ino)
 {
 	unsigned int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in;
@@ -334,40 +355,56 @@ static errcode_t count_link(ext2_filsys fs, ext2_ino_t ino)
 	if (err)
 		return err;
 	err = e2x_read_inode(fs, ino, in);
-	if (err)
-		goto out;
-	if (in->i_links_count + 1 <= EXT2_LINK_MAX)
-		in->i_links_count++;
-	else if (LINUX_S_ISDIR(in->i_mode) &&
-		 ext2fs_has_feature_dir_nlink(fs->super))
+	if (!err) {
 		in->i_links_count = 1;
-	else
-		err = E2X_ERR_NO_SPACE;
-	if (!err)
 		err = e2x_write_inode(fs, ino, in);
-out:
+	}
 	ext2fs_free_mem(&in);
 	return err;
+}
+
+/* Directory D gained a subdirectory; past the limit its count sticks at
+ * 1 ("many") with dir_nlink. */
+static errcode_t subdir_link(struct e2x_dirh *d)
+{
+	struct ext2_inode_large *in = d->inode;
+
+	d->changed = 1;
+	if (in->i_links_count == 1)
+		return 0;
+	if (in->i_links_count + 1 <= EXT2_LINK_MAX) {
+		in->i_links_count++;
+		return 0;
+	}
+	if (!ext2fs_has_feature_dir_nlink(d->fs->super))
+		return E2X_ERR_NO_SPACE;
+	in->i_links_count = 1;
+	return 0;
 }
 
 errcode_t e2x_repair_reconnect(ext2_filsys fs, ext2_ino_t dir, ext2_ino_t ino,
 			       const char *name, int flags)
 {
 	struct ext2_inode inode;
+	struct e2x_dirh d;
 	errcode_t err;
 
 	(void)flags;
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	err = ext2fs_read_inode(fs, ino, &inode);
-	if (!err)
-		err = e2x_dir_add(fs, dir, name, strlen(name), ino,
-				  dir_ft_of_mode(inode.i_mode), 0);
+	if (err)
+		return err;
+	err = dirh_open(fs, dir, &d);
+	if (err)
+		return err;
+	err = dirh_add(&d, name, strlen(name), ino,
+		       dir_ft_of_mode(inode.i_mode), 0);
+	if (!err && LINUX_S_ISDIR(inode.i_mode))
+		err = subdir_link(&d);
+	err = dirh_close(&d, err);
 	if (err)
 		return err;
 	if (!LINUX_S_ISDIR(inode.i_mode))
-		return count_link(fs, ino);
-	err = e2x_repair_set_dotdot(fs, ino, dir, 0);
-	if (!err)
-		err = count_link(fs, dir);
-	return err;
+		return named_once(fs, ino);
+	return e2x_repair_set_dotdot(fs, ino, dir, 0);
 }
