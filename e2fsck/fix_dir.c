@@ -35,14 +35,19 @@ unsigned int p2_fix_salvage(struct p2_dir *pd, char *buf, unsigned int end,
 }
 
 /* An entry found again by a later check loses its name (the record stays,
- * unused); its inode loses the name pass 2 counted. */
+ * unused); its inode loses the name pass 2 counted, a directory the
+ * parent it had through it. */
 void p2_fix_unname(struct p2_dir *pd, struct ext2_dir_entry *d)
 {
 	struct fsck_ctx *ctx = pd->ctx;
+	struct dir_info *di;
 
 	if (d->inode <= pd->fs->super->s_inodes_count &&
 	    ext2fs_test_inode_bitmap2(ctx->inode_used, d->inode))
 		ext2fs_icount_decrement(ctx->ref_count, d->inode, NULL);
+	di = dir_info_get(ctx, d->inode);
+	if (di && di->parent == pd->ino)
+		di->parent = 0;	/* pass 3 reconnects it */
 	d->inode = 0;
 	pd->dirty = 1;
 }
