@@ -145,6 +145,29 @@ void p2_fix_flush(struct p2_dir *pd, blk64_t pblk, int dx_root)
 	pd->touched = 1;
 }
 
+/* Holes larger than this are a size problem (pass 1), not blocks to fill. */
+#define P2_HOLE_MAX 1024
+
+/* Logical blocks [FROM, TO) of the directory are holes: each becomes an
+ * empty leaf. */
+void p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to)
+{
+	errcode_t err = 0;
+
+	if (to - from > P2_HOLE_MAX || fsck_alloc_prepare(pd->ctx))
+		err = E2X_ERR_NO_SPACE;
+	for (; from < to && !err; from++)
+		err = e2x_repair_dir_fill_hole(pd->fs, pd->ino, from, 0);
+	if (err) {
+		fprintf(stderr, "%s: cannot fill the hole at block %llu of "
+			"directory %u: %s\n", pd->ctx->prog,
+			(unsigned long long)from, pd->ino, error_message(err));
+		pd->ctx->exit_extra |= FSCK_ERROR;
+		return;
+	}
+	pd->touched = 1;
+}
+
 static void fix_failed(struct p2_dir *pd, const char *what, errcode_t err)
 {
 	fprintf(stderr, "%s: cannot %s directory %u: %s\n", pd->ctx->prog,

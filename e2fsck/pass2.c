@@ -387,7 +387,8 @@ static void check_block_dir(struct p2_dir *pd)
 			pctx_clear(&pctx);
 			pctx.ino = pd->ino;
 			pctx.num = want;
-			fix_problem(ctx, PR_2_DIR_HOLE, &pctx);
+			if (fix_problem(ctx, PR_2_DIR_HOLE, &pctx))
+				p2_fix_holes(pd, want, b->lblk);
 		}
 		want = b->lblk + 1;
 		if (io_channel_read_blk64(pd->fs->io, b->pblk, 1, pd->buf)) {

@@ -297,7 +297,7 @@ static const struct problem_row rows[] = {
   "Directory {ino} holds the name '{name}' twice" },
 { PR_2_ITREE, PROMPT_REBUILD, 0,
   "Directory {ino}'s itree is invalid ({str})" },
-{ PR_2_DIR_HOLE, PROMPT_ALLOCATE, NR,
+{ PR_2_DIR_HOLE, PROMPT_ALLOCATE, 0,
   "Directory {ino} has a hole at logical block {num}" },
 { PR_2_FILETYPE_NO_FEATURE, PROMPT_CLEAR, 0,
   "Entry '{name}' in directory {ino} has a file type but the filetype "

@@ -37,6 +37,10 @@ errcode_t e2x_repair_dirblk_write(ext2_filsys fs, ext2_ino_t dir,
 errcode_t e2x_repair_inline_dir_write(ext2_filsys fs, ext2_ino_t dir,
 				      struct ext2_inode_large *inode,
 				      int flags);
+/* Map logical block LBLK of directory DIR, a hole, to a new empty leaf
+ * (E2X_ERR_EXISTS when it is mapped). */
+errcode_t e2x_repair_dir_fill_hole(ext2_filsys fs, ext2_ino_t dir,
+				   blk64_t lblk, int flags);
 /* Bump DIR's i_version once after its blocks were repaired. */
 errcode_t e2x_repair_dir_touch(ext2_filsys fs, ext2_ino_t dir, int flags);
 /* Drop a directory's hash index (and its itree): index blocks become empty

@@ -231,6 +231,49 @@ errcode_t e2x_repair_dir_touch(ext2_filsys fs, ext2_ino_t dir, int flags)
 	return err;
 }
 
+errcode_t e2x_repair_dir_fill_hole(ext2_filsys fs, ext2_ino_t dir,
+				   blk64_t lblk, int flags)
+{
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *in = NULL;
+	struct e2x_dirregion r;
+	char *buf = NULL;
+	blk64_t pblk = 0;
+	errcode_t err;
+
+	(void)flags;
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = ext2fs_get_memzero(isize > sizeof(*in) ? isize : sizeof(*in),
+				 &in);
+	if (!err)
+		err = ext2fs_get_memzero(fs->blocksize, &buf);
+	if (!err)
+		err = e2x_read_inode(fs, dir, in);
+	if (!err && e2x_map_file_block(fs, dir, in, lblk, &pblk, NULL) == 0 &&
+	    pblk)
+		err = E2X_ERR_EXISTS;
+	if (!err)
+		err = e2x_alloc_file_block(fs, dir, in, lblk, E2X_ALLOC_NOZERO,
+					   &pblk);
+	if (err)
+		goto out;
+	r.buf = buf;
+	r.bs = fs->blocksize;
+	r.size = fs->blocksize;
+	if (ext2fs_has_feature_metadata_csum(fs->super)) {
+		r.size -= E2X_DIRENT_TAIL_SIZE;
+		e2x_dirblk_tail_init(buf, fs->blocksize);
+	}
+	e2x_dirregion_init(&r);
+	err = e2x_repair_dirblk_write(fs, dir, pblk, buf, 0);
+	if (!err)
+		err = e2x_write_inode(fs, dir, in);
+out:
+	ext2fs_free_mem(&buf);
+	ext2fs_free_mem(&in);
+	return err;
+}
+
 /* An index block as an empty leaf; the root keeps '.' and '..', with
  * '..' stretched over the old index entries. */
 static void leaf_from_index(struct e2x_dirh *d, char *buf, blk64_t lblk)
