@@ -68,6 +68,27 @@ void p2_fix_itable_unused(struct p2_dir *pd, ext2_ino_t ino)
 	pd->ctx->abort = 1;
 }
 
+/* A name given twice: the later one gets "~0" appended when its record
+ * has room (an encrypted name cannot grow: it loses its name). */
+void p2_fix_dup_name(struct p2_dir *pd, struct ext2_dir_entry *d)
+{
+	unsigned int rec_len = 0;
+	int len = ext2fs_dirent_name_len(d);
+
+	ext2fs_get_rec_len(pd->fs, d, &rec_len);
+	if (pd->encrypted || len + 2 > EXT2_NAME_LEN ||
+	    e2x_dirent_min_len(len + 2) > rec_len) {
+		p2_fix_unname(pd, d);
+		return;
+	}
+	d->name[len] = '~';
+	d->name[len + 1] = '0';
+	ext2fs_dirent_set_name_len(d, len + 2);
+	pd->dirty = 1;
+	if (pd->inode->i_flags & EXT2_INDEX_FL)
+		pd->reindex = 1;
+}
+
 /* Bytes '/' and NUL become '.'. */
 void p2_fix_name(struct p2_dir *pd, struct ext2_dir_entry *d)
 {
@@ -77,6 +98,20 @@ void p2_fix_name(struct p2_dir *pd, struct ext2_dir_entry *d)
 		if (d->name[i] == '/' || d->name[i] == '\0')
 			d->name[i] = '.';
 	pd->dirty = 1;
+}
+
+/* A name not valid in the encoding: bytes outside ASCII become '.'; an
+ * index ordered by the old name is rebuilt. */
+void p2_fix_name_encoding(struct p2_dir *pd, struct ext2_dir_entry *d)
+{
+	int i, len = ext2fs_dirent_name_len(d);
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)d->name[i] >= 0x80)
+			d->name[i] = '.';
+	pd->dirty = 1;
+	if (pd->htree)
+		pd->reindex = 1;
 }
 
 void p2_fix_type(struct p2_dir *pd, struct ext2_dir_entry *d, int ft)

@@ -140,9 +140,9 @@ static int check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 		p2_fix_name(pd, d);
 	if (pd->casefold && pd->fs->encoding &&
 	    ext2fs_check_encoded_name(pd->fs->encoding, d->name, len,
-				      &(char *){ NULL }) > 0)
-		entry_problem(pd, PR_2_NAME_ENCODING, d->inode, name, len, 0,
-			      0);
+				      &(char *){ NULL }) > 0 &&
+	    entry_problem(pd, PR_2_NAME_ENCODING, d->inode, name, len, 0, 0))
+		p2_fix_name_encoding(pd, d);
 	/* encrypted names are at least one cipher block long */
 	if (pd->encrypted && len < 16 &&
 	    entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0))

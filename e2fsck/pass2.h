@@ -60,8 +60,10 @@ void p2_fix_clear(struct p2_dir *pd, char *buf, unsigned int end,
 unsigned int p2_fix_salvage(struct p2_dir *pd, char *buf, unsigned int end,
 			    unsigned int off, int prev, int inline_dir);
 void p2_fix_itable_unused(struct p2_dir *pd, ext2_ino_t ino);
+void p2_fix_dup_name(struct p2_dir *pd, struct ext2_dir_entry *d);
 void p2_fix_unname(struct p2_dir *pd, struct ext2_dir_entry *d);
 void p2_fix_name(struct p2_dir *pd, struct ext2_dir_entry *d);
+void p2_fix_name_encoding(struct p2_dir *pd, struct ext2_dir_entry *d);
 void p2_fix_type(struct p2_dir *pd, struct ext2_dir_entry *d, int ft);
 void p2_fix_dot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		unsigned int rec_len, int slot, ext2_ino_t ino);

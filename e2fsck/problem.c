@@ -293,8 +293,9 @@ static const struct problem_row rows[] = {
 { PR_2_INODE_UNINIT, PROMPT_FIX, 0,
   "Entry '{name}' in directory {ino} points to inode {ino2} in a part of "
   "the inode table marked unused" },
-{ PR_2_DUP_NAME, PROMPT_CLEAR, 0,
-  "Directory {ino} holds the name '{name}' twice" },
+{ PR_2_DUP_NAME, PROMPT_FIX, 0,
+  "Directory {ino} holds the name '{name}' twice (the later one is "
+  "renamed '{name}~0')" },
 { PR_2_ITREE, PROMPT_REBUILD, 0,
   "Directory {ino}'s itree is invalid ({str})" },
 { PR_2_DIR_HOLE, PROMPT_ALLOCATE, 0,
@@ -308,7 +309,7 @@ static const struct problem_row rows[] = {
   "Directory {ino}'s '.' entry points to inode {ino2}" },
 { PR_2_HTREE_DEPTH, PROMPT_REBUILD, 0,
   "Directory {ino}'s hash index is {num} levels deep" },
-{ PR_2_NAME_ENCODING, PROMPT_FIX, NR,
+{ PR_2_NAME_ENCODING, PROMPT_FIX, 0,
   "Entry '{name}' in case-folded directory {ino} is not valid in the "
   "file system's encoding" },
 { PR_2_RESTART, PROMPT_NONE, PR_INFO,
