@@ -182,6 +182,7 @@ void fsck_inode_guard_end(struct fsck_ctx *ctx, ext2fs_inode_bitmap saved,
 
 /* fix_connect.c: repairs of passes 3 and 4. */
 ext2_ino_t fsck_lost_found(struct fsck_ctx *ctx);
+int fsck_root_create(struct fsck_ctx *ctx);
 int fsck_lpf_encrypted(struct fsck_ctx *ctx, ext2_ino_t ino);
 int fsck_reconnect(struct fsck_ctx *ctx, ext2_ino_t ino);
 int fsck_fix_dotdot(struct fsck_ctx *ctx, struct dir_info *d,

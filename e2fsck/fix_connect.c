@@ -77,6 +77,47 @@ static errcode_t make_lpf(struct fsck_ctx *ctx, ext2_ino_t *ino)
 	return 0;
 }
 
+/* The root made again: what inode 2 held is freed first; every '..'
+ * naming the root keeps counting (reconnects move those names away). */
+int fsck_root_create(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct dir_info *di;
+	errcode_t err;
+	size_t i;
+	__u16 refs = 2;
+
+	if (fsck_alloc_prepare(ctx))
+		return 0;
+	/* blocks of an inode 2 pass 1 accepted (a sound map) go back */
+	err = e2x_repair_root_create(fs,
+		ext2fs_test_inode_bitmap2(ctx->inode_used, EXT2_ROOT_INO) &&
+		!ext2fs_test_inode_bitmap2(ctx->inode_bad, EXT2_ROOT_INO) ?
+		E2X_REPAIR_FREE_OLD : 0);
+	if (!err)
+		err = dir_info_insert(ctx, EXT2_ROOT_INO);
+	if (err) {
+		repair_failed(ctx, "create the root directory", EXT2_ROOT_INO,
+			      err);
+		return 0;
+	}
+	ext2fs_mark_inode_bitmap2(ctx->inode_used, EXT2_ROOT_INO);
+	ext2fs_mark_inode_bitmap2(ctx->inode_dir, EXT2_ROOT_INO);
+	ext2fs_unmark_inode_bitmap2(ctx->inode_reg, EXT2_ROOT_INO);
+	ext2fs_unmark_inode_bitmap2(ctx->inode_bad, EXT2_ROOT_INO);
+	ext2fs_mark_inode_bitmap2(fs->inode_map, EXT2_ROOT_INO);
+	di = dir_info_get(ctx, EXT2_ROOT_INO);
+	di->parent = di->dotdot = EXT2_ROOT_INO;
+	for (i = 0; i < ctx->ndirs; i++)
+		if (ctx->dirs[i].ino != EXT2_ROOT_INO &&
+		    ctx->dirs[i].dotdot == EXT2_ROOT_INO)
+			refs++;
+	ext2fs_icount_store(ctx->ref_count, EXT2_ROOT_INO, refs);
+	links_reload(ctx, EXT2_ROOT_INO);
+	ctx->lpf_ino = 0;
+	return 1;
+}
+
 /* The name lost+found in the root given to something that is not a
  * directory: the name goes (the inode is reconnected by pass 4). */
 static errcode_t unlink_lpf(struct fsck_ctx *ctx)

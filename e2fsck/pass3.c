@@ -136,10 +136,11 @@ void pass3(struct fsck_ctx *ctx)
 	if (ctx->abort || !ctx->inode_dir)
 		return;
 	root = dir_info_get(ctx, EXT2_ROOT_INO);
-	if (!root || ext2fs_test_inode_bitmap2(ctx->inode_bad, EXT2_ROOT_INO)) {
-		report(ctx, PR_3_ROOT_MISSING, EXT2_ROOT_INO, 0, 0);
+	if ((!root ||
+	     ext2fs_test_inode_bitmap2(ctx->inode_bad, EXT2_ROOT_INO)) &&
+	    (!report(ctx, PR_3_ROOT_MISSING, EXT2_ROOT_INO, 0, 0) ||
+	     !fsck_root_create(ctx)))
 		return;
-	}
 	check_lpf(ctx);
 	if (ext2fs_allocate_inode_bitmap(fs, "reached", &reached) ||
 	    ext2fs_allocate_inode_bitmap(fs, "seen", &seen) ||

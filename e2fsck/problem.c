@@ -316,7 +316,7 @@ static const struct problem_row rows[] = {
   "Inodes were found in a part of the inode table marked unused; "
   "checking again from pass 1" },
 /* Pass 3 */
-{ PR_3_ROOT_MISSING, PROMPT_CREATE, NR,
+{ PR_3_ROOT_MISSING, PROMPT_CREATE, 0,
   "The root directory is missing or not a directory" },
 { PR_3_UNCONNECTED_DIR, PROMPT_CONNECT, 0,
   "Directory {ino} is not reachable from the root (its '..' is {ino2})" },

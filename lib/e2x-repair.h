@@ -59,4 +59,10 @@ errcode_t e2x_repair_reconnect(ext2_filsys fs, ext2_ino_t dir, ext2_ino_t ino,
 errcode_t e2x_repair_set_dotdot(ext2_filsys fs, ext2_ino_t ino,
 				ext2_ino_t parent, int flags);
 
+/* Make the root directory again in inode 2: one block with '.' and '..',
+ * links 2.  What inode 2 held is overwritten; with E2X_REPAIR_FREE_OLD its
+ * blocks are freed first (only when its map is known to be sound). */
+#define E2X_REPAIR_FREE_OLD	0x0002
+errcode_t e2x_repair_root_create(ext2_filsys fs, int flags);
+
 #endif /* E2X_REPAIR_H */

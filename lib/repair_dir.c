@@ -451,3 +451,48 @@ errcode_t e2x_repair_reconnect(ext2_filsys fs, ext2_ino_t dir, ext2_ino_t ino,
 		return named_once(fs, ino);
 	return e2x_repair_set_dotdot(fs, ino, dir, 0);
 }
+
+errcode_t e2x_repair_root_create(ext2_filsys fs, int flags)
+{
+	struct e2x_dirh c;
+	blk64_t lblk;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (!fs->inode_map)
+		return EXT2_ET_NO_INODE_BITMAP;
+	err = dirh_alloc(fs, &c);
+	if (err)
+		return err;
+	if (flags & E2X_REPAIR_FREE_OLD) {
+		err = e2x_read_inode(fs, EXT2_ROOT_INO, c.inode);
+		if (!err)
+			err = e2x_inode_release_storage(fs, EXT2_ROOT_INO,
+							c.inode,
+							E2X_ITREE_FORCE);
+		if (err)
+			goto out;
+	}
+	err = e2x_inode_setup(fs, EXT2_ROOT_INO, LINUX_S_IFDIR | 0755,
+			      c.inode);
+	if (err)
+		goto out;
+	dirh_set_ino(&c, EXT2_ROOT_INO);
+	c.inode->i_links_count = 2;
+	c.form = E2X_DIR_FORM_LINEAR;
+	c.nblocks = 0;
+	err = dirh_append_block(&c, &lblk);
+	if (err)
+		goto out;
+	linear_init_block0(&c, c.blk, EXT2_ROOT_INO);
+	err = dirh_write_leaf(&c, lblk, c.blk);
+	if (err)
+		goto out;
+	/* an inode still counted in use keeps its counts (fsck's pass 5
+	 * settles the directory count) */
+	if (!ext2fs_test_inode_bitmap2(fs->inode_map, EXT2_ROOT_INO))
+		ext2fs_inode_alloc_stats2(fs, EXT2_ROOT_INO, +1, 1);
+	c.changed = 1;
+out:
+	return dirh_close(&c, err);
+}

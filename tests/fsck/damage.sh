@@ -134,6 +134,7 @@ bitmap_clear() {
 }
 entry_to_cleared() { dbg "clri /big"; }
 dir_hole() { dbg "punch /wide 2 2"; }
+root_clear() { dbg "clri <2>"; }
 lpf_removed() { dbg "rmdir lost+found"; }
 dir_unnamed() { dbg "unlink /sub"; }	# the count stays: unconnected
 file_unnamed() { dbg "unlink /big"; }
