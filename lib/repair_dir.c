@@ -53,10 +53,11 @@ static int header_sound(const struct e2x_dirregion *r, unsigned int off,
 			uint32_t max_ino)
 {
 	const struct e2x_dirent *de = rec(r, off);
-	unsigned int need = e2x_dirent_min_len(de->name_len);
+	unsigned int need;
 
 	if (off + E2X_DIRENT_HDR > r->size || de->inode > max_ino)
 		return 0;
+	need = e2x_dirent_min_len(de->name_len);
 	if (de->inode && !de->name_len)
 		return 0;
 	return need <= r->size - off;
@@ -116,6 +117,8 @@ unsigned int e2x_dirregion_salvage(struct e2x_dirregion *r, unsigned int off,
 	struct e2x_dirent *de = rec(r, off);
 	unsigned int end;
 
+	if (off + E2X_DIRENT_HDR > r->size)	/* a tail too short */
+		return prev >= 0 ? absorb(r, off, prev, r->size) : r->size;
 	if (length_sound(r, off, min_rec, max_ino))
 		/* the name overruns a sound record: drop the record */
 		return absorb(r, off, prev,

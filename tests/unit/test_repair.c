@@ -67,6 +67,8 @@ static void lay(char *buf, const struct salvage_case *c)
 		struct e2x_dirent *de = (void *)(buf + off);
 		const char *n = c->in[i].name ? c->in[i].name : "";
 
+		if (off + 8 + strlen(n) > REGION)
+			break;
 		de->inode = c->in[i].ino;
 		de->rec_len = c->in[i].rec_len;
 		de->name_len = (uint8_t)strlen(n);
@@ -92,7 +94,8 @@ START_TEST(salvage_region)
 	/* salvage until the chain holds, as pass 2 walks */
 	while (off < REGION) {
 		struct e2x_dirent *de = (void *)(buf + off);
-		unsigned int len = e2x_dirent_rec_len(de, r.bs);
+		unsigned int len = off + 8 <= REGION ?
+					   e2x_dirent_rec_len(de, r.bs) : 0;
 
 		if (len < 12 || (len & 3) || len > REGION - off ||
 		    e2x_dirent_min_len(de->name_len) > len) {
