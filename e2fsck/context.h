@@ -83,6 +83,7 @@ struct fsck_ctx {
 	int hold_repairs;	/* answer yes but change nothing (unsafe now) */
 	int alloc_ready;	/* repairs may allocate (fix_alloc.c) */
 	int restart;		/* a repair changed what pass 1 reads */
+	int bitmaps_changed;	/* a repair allocated or freed (fix_alloc.c) */
 
 	/* Results of pass 1. */
 	ext2fs_inode_bitmap inode_used;	/* in use (links > 0) */

@@ -39,6 +39,7 @@ static void mirror_block(ext2_filsys fs, blk64_t blk, int inuse)
 {
 	struct fsck_ctx *ctx = alloc_ctx;
 
+	ctx->bitmaps_changed = 1;
 	if (inuse > 0)
 		ext2fs_mark_block_bitmap2(ctx->block_found, blk);
 	else
@@ -49,6 +50,7 @@ static void mirror_range(ext2_filsys fs, blk64_t blk, blk_t num, int inuse)
 {
 	struct fsck_ctx *ctx = alloc_ctx;
 
+	ctx->bitmaps_changed = 1;
 	if (inuse > 0)
 		ext2fs_mark_block_bitmap_range2(ctx->block_found, blk, num);
 	else
@@ -116,6 +118,7 @@ void fsck_inode_guard_end(struct fsck_ctx *ctx, ext2fs_inode_bitmap saved,
 	fs->inode_map = saved;
 	if (!new_ino)
 		return;
+	ctx->bitmaps_changed = 1;
 	ext2fs_mark_inode_bitmap2(fs->inode_map, new_ino);
 	ext2fs_mark_inode_bitmap2(ctx->inode_used, new_ino);
 	ext2fs_mark_ib_dirty(fs);

@@ -89,6 +89,7 @@ int fsck_root_create(struct fsck_ctx *ctx)
 
 	if (fsck_alloc_prepare(ctx))
 		return 0;
+	ctx->bitmaps_changed = 1;
 	/* blocks of an inode 2 pass 1 accepted (a sound map) go back */
 	err = e2x_repair_root_create(fs,
 		ext2fs_test_inode_bitmap2(ctx->inode_used, EXT2_ROOT_INO) &&
@@ -231,6 +232,7 @@ int fsck_clear_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
 
 	if (fsck_alloc_prepare(ctx))
 		return 0;
+	ctx->bitmaps_changed = 1;
 	err = e2x_inode_kill(ctx->fs, ino, E2X_INODE_KILL_UNLINK);
 	if (err) {
 		repair_failed(ctx, "clear", ino, err);

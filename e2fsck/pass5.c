@@ -201,7 +201,9 @@ static void check_bitmap_csums(struct fsck_ctx *ctx)
 	char *buf = NULL;
 	dgrp_t g;
 
-	if (!ext2fs_has_feature_metadata_csum(fs->super))
+	/* bitmaps a repair changed are written with new checksums */
+	if (!ext2fs_has_feature_metadata_csum(fs->super) ||
+	    ctx->bitmaps_changed)
 		return;
 	if (ext2fs_get_memzero(fs->blocksize, &buf))
 		return;
