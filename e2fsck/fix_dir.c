@@ -180,17 +180,14 @@ void p2_fix_flush(struct p2_dir *pd, blk64_t pblk, int dx_root)
 	pd->touched = 1;
 }
 
-/* Holes larger than this are a size problem (pass 1), not blocks to fill. */
-#define P2_HOLE_MAX 1024
-
 /* Logical blocks [FROM, TO) of the directory are holes: each becomes an
  * empty leaf. */
 void p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to)
 {
 	errcode_t err = 0;
 
-	if (to - from > P2_HOLE_MAX || fsck_alloc_prepare(pd->ctx))
-		err = E2X_ERR_NO_SPACE;
+	if (fsck_alloc_prepare(pd->ctx))
+		err = EXT2_ET_RO_FILSYS;
 	for (; from < to && !err; from++)
 		err = e2x_repair_dir_fill_hole(pd->fs, pd->ino, from, 0);
 	if (err) {

@@ -387,7 +387,10 @@ static void check_block_dir(struct p2_dir *pd)
 			pctx_clear(&pctx);
 			pctx.ino = pd->ino;
 			pctx.num = want;
-			if (fix_problem(ctx, PR_2_DIR_HOLE, &pctx))
+			pctx.num2 = b->lblk - want;
+			if (pctx.num2 > P2_HOLE_MAX)
+				fix_problem(ctx, PR_2_DIR_HOLE_BIG, &pctx);
+			else if (fix_problem(ctx, PR_2_DIR_HOLE, &pctx))
 				p2_fix_holes(pd, want, b->lblk);
 		}
 		want = b->lblk + 1;

@@ -315,6 +315,9 @@ static const struct problem_row rows[] = {
 { PR_2_RESTART, PROMPT_NONE, PR_INFO,
   "Inodes were found in a part of the inode table marked unused; "
   "checking again from pass 1" },
+{ PR_2_DIR_HOLE_BIG, PROMPT_NONE, 0,
+  "Directory {ino} has a hole of {num2} blocks at logical block {num}, "
+  "too large to fill: its size or block map is wrong" },
 /* Pass 3 */
 { PR_3_ROOT_MISSING, PROMPT_CREATE, 0,
   "The root directory is missing or not a directory" },

@@ -144,6 +144,7 @@
 #define PR_2_HTREE_DEPTH		0x02001c
 #define PR_2_NAME_ENCODING		0x02001d
 #define PR_2_RESTART			0x02001e
+#define PR_2_DIR_HOLE_BIG		0x02001f
 
 /* Pass 3: connectivity. */
 #define PR_3_ROOT_MISSING		0x030001
