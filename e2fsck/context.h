@@ -81,6 +81,9 @@ struct fsck_ctx {
 	int exit_extra;		/* extra exit bits (8, 32) */
 	int preen_bailed;	/* preen met a problem it may not fix */
 	int hold_repairs;	/* answer yes but change nothing (unsafe now) */
+	int alloc_ready;	/* repairs may allocate (fix_alloc.c) */
+	int restart;		/* a repair changed what pass 1 reads */
+	int bitmaps_changed;	/* a repair allocated or freed (fix_alloc.c) */
 
 	/* Results of pass 1. */
 	ext2fs_inode_bitmap inode_used;	/* in use (links > 0) */
@@ -165,6 +168,29 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
+
+/* The stored bitmaps, loaded in the form pass 1 chose (pass5.c). */
+errcode_t fsck_read_bitmaps(struct fsck_ctx *ctx);
+
+/* fix_alloc.c: allocation while repairing (0, or -1 when no repair may
+ * allocate: read-only, or the bitmaps cannot be read). */
+int fsck_alloc_prepare(struct fsck_ctx *ctx);
+void fsck_alloc_done(struct fsck_ctx *ctx);
+errcode_t fsck_inode_guard_begin(struct fsck_ctx *ctx,
+				 ext2fs_inode_bitmap *saved);
+void fsck_inode_guard_end(struct fsck_ctx *ctx, ext2fs_inode_bitmap saved,
+			  ext2_ino_t new_ino);
+
+/* fix_connect.c: repairs of passes 3 and 4. */
+ext2_ino_t fsck_lost_found(struct fsck_ctx *ctx);
+int fsck_root_create(struct fsck_ctx *ctx);
+int fsck_lpf_encrypted(struct fsck_ctx *ctx, ext2_ino_t ino);
+int fsck_reconnect(struct fsck_ctx *ctx, ext2_ino_t ino);
+int fsck_fix_dotdot(struct fsck_ctx *ctx, struct dir_info *d,
+		    ext2_ino_t want);
+int fsck_clear_unattached(struct fsck_ctx *ctx, ext2_ino_t ino);
+void fsck_ref_move(struct fsck_ctx *ctx, ext2_ino_t from, ext2_ino_t to);
+errcode_t dir_info_insert(struct fsck_ctx *ctx, ext2_ino_t ino);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);

@@ -16,5 +16,8 @@ int fsck_journal_replayed(const struct fsck_ctx *ctx);
 void fsck_journal_release(struct fsck_ctx *ctx);
 /* Free everything the passes allocated in CTX (state.c). */
 void fsck_state_free(struct fsck_ctx *ctx);
+/* A repair changed what pass 1 reads: drop every pass result so the
+ * check starts again at pass 1 (says so). */
+void fsck_state_reset(struct fsck_ctx *ctx);
 
 #endif

@@ -4,8 +4,10 @@
  * names (in range, in use, not reserved), '.' and '..', checksum tails,
  * names given twice, and the hash order of indexed directories.
  *
- * Hands on: the number of names of every inode (pass 4), each directory's
- * parent and '..' (pass 3), and /lost+found's inode.
+ * Repairs (fix_dir.c) change the block being walked and write it back
+ * once it is done, so the counts gathered here are those of the repaired
+ * directory.  Hands on: the number of names of every inode (pass 4), each
+ * directory's parent and '..' (pass 3), and /lost+found's inode.
  */
 #include "config.h"
 #include <string.h>
@@ -27,8 +29,8 @@ static int cmp_db(const void *a, const void *b)
 	return 0;
 }
 
-void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
-		   const char *name, int len, uint64_t num, uint64_t num2)
+int entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
+		  const char *name, int len, uint64_t num, uint64_t num2)
 {
 	struct problem_ctx pctx;
 
@@ -39,7 +41,7 @@ void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
 	pctx.namelen = len;
 	pctx.num = num;
 	pctx.num2 = num2;
-	fix_problem(pd->ctx, code, &pctx);
+	return fix_problem(pd->ctx, code, &pctx);
 }
 
 /* ---- one entry ---------------------------------------------------------- */
@@ -64,7 +66,8 @@ static void count_ref(struct fsck_ctx *ctx, ext2_ino_t ino)
 }
 
 /* Checks common to every named entry; returns 0 when the target is a
- * valid inode in use. */
+ * valid inode in use, 1 when the entry is to be cleared, -1 when it is
+ * left as it is. */
 static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 			const char *name, int len)
 {
@@ -73,30 +76,33 @@ static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 	ext2_ino_t t = d->inode;
 	int ft = ext2fs_dirent_file_type(d);
 
-	if (t > fs->super->s_inodes_count) {
-		entry_problem(pd, PR_2_INODE_RANGE, t, name, len, 0, 0);
-		return -1;
-	}
-	if (t < EXT2_FIRST_INODE(fs->super) && t != EXT2_ROOT_INO) {
-		entry_problem(pd, PR_2_RESERVED_INODE, t, name, len, 0, 0);
-		return -1;
-	}
+	if (t > fs->super->s_inodes_count)
+		return entry_problem(pd, PR_2_INODE_RANGE, t, name, len, 0, 0) ?
+			       1 : -1;
+	if (t < EXT2_FIRST_INODE(fs->super) && t != EXT2_ROOT_INO)
+		return entry_problem(pd, PR_2_RESERVED_INODE, t, name, len, 0,
+				     0) ? 1 : -1;
 	if (!ext2fs_test_inode_bitmap2(ctx->inode_used, t)) {
-		entry_problem(pd, in_lazy_area(fs, t) ? PR_2_INODE_UNINIT :
-							PR_2_INODE_UNUSED,
-			      t, name, len, 0, 0);
-		return -1;
+		if (in_lazy_area(fs, t)) {
+			if (entry_problem(pd, PR_2_INODE_UNINIT, t, name, len,
+					  0, 0))
+				p2_fix_itable_unused(pd, t);
+			return -1;
+		}
+		return entry_problem(pd, PR_2_INODE_UNUSED, t, name, len, 0,
+				     0) ? 1 : -1;
 	}
 	if (fs->super->s_creator_os == EXT2_OS_HURD) {
 		/* the Hurd keeps no file types */
 	} else if (ext2fs_has_feature_filetype(fs->super)) {
 		int want = fsck_ftype_get(ctx, t);
 
-		if (want && ft != want)
-			entry_problem(pd, PR_2_FILETYPE, t, name, len, ft,
-				      want);
-	} else if (ft) {
-		entry_problem(pd, PR_2_FILETYPE_NO_FEATURE, t, name, len, 0, 0);
+		if (want && ft != want &&
+		    entry_problem(pd, PR_2_FILETYPE, t, name, len, ft, want))
+			p2_fix_type(pd, d, want);
+	} else if (ft && entry_problem(pd, PR_2_FILETYPE_NO_FEATURE, t, name,
+				       len, 0, 0)) {
+		p2_fix_type(pd, d, 0);
 	}
 	return 0;
 }
@@ -111,49 +117,53 @@ static int is_dotdot(const char *n, int len)
 	return len == 2 && n[0] == '.' && n[1] == '.';
 }
 
-/* An entry other than the '.' and '..' slots. */
-static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
-			uint64_t lblk)
+/* An entry other than the '.' and '..' slots; returns 1 when the entry
+ * is to be cleared. */
+static int check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
+		       uint64_t lblk)
 {
 	struct fsck_ctx *ctx = pd->ctx;
 	const char *name = d->name;
 	int len = ext2fs_dirent_name_len(d);
 	struct dir_info *di;
+	int rc;
 
-	if (!len) {
-		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
-		return;
-	}
-	if (is_dot(name, len) || is_dotdot(name, len)) {
-		entry_problem(pd, PR_2_DUP_DOT, d->inode, name, len, 0, 0);
-		return;
-	}
+	if (!len)
+		return entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0,
+				     0);
+	if (is_dot(name, len) || is_dotdot(name, len))
+		return entry_problem(pd, PR_2_DUP_DOT, d->inode, name, len, 0,
+				     0);
 	if (!pd->encrypted &&
-	    (memchr(name, '/', len) || memchr(name, '\0', len)))
-		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
+	    (memchr(name, '/', len) || memchr(name, '\0', len)) &&
+	    entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0))
+		p2_fix_name(pd, d);
 	if (pd->casefold && pd->fs->encoding &&
 	    ext2fs_check_encoded_name(pd->fs->encoding, d->name, len,
-				      &(char *){ NULL }) > 0)
-		entry_problem(pd, PR_2_NAME_ENCODING, d->inode, name, len, 0,
-			      0);
+				      &(char *){ NULL }) > 0 &&
+	    entry_problem(pd, PR_2_NAME_ENCODING, d->inode, name, len, 0, 0))
+		p2_fix_name_encoding(pd, d);
 	/* encrypted names are at least one cipher block long */
-	if (pd->encrypted && len < 16)
-		entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0);
+	if (pd->encrypted && len < 16 &&
+	    entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0))
+		return 1;
+	rc = check_target(pd, d, name, len);
+	if (rc > 0)
+		return 1;
 	p2_names_add(pd, name, len);
 	if (pd->htree)
 		p2_htree_check_entry(pd, lblk, name, len);
-	if (check_target(pd, d, name, len))
-		return;
+	if (rc)
+		return 0;
 	if (pd->ino == EXT2_ROOT_INO && len == 10 &&
 	    !memcmp(name, "lost+found", 10))
 		ctx->lpf_ino = d->inode;
-	count_ref(ctx, d->inode);
-	if (!ext2fs_test_inode_bitmap2(ctx->inode_dir, d->inode))
-		return;
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_dir, d->inode)) {
+		count_ref(ctx, d->inode);
+		return 0;
+	}
 	di = dir_info_get(ctx, d->inode);
-	if (!di)
-		return;
-	if (di->parent) {
+	if (di && di->parent) {
 		struct problem_ctx pctx;
 
 		pctx_clear(&pctx);
@@ -162,10 +172,13 @@ static void check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 		pctx.dir = di->parent;
 		pctx.name = name;
 		pctx.namelen = len;
-		fix_problem(ctx, PR_2_DIR_HARDLINK, &pctx);
-		return;
+		if (fix_problem(ctx, PR_2_DIR_HARDLINK, &pctx))
+			return 1;
+	} else if (di) {
+		di->parent = pd->ino;
 	}
-	di->parent = pd->ino;
+	count_ref(ctx, d->inode);
+	return 0;
 }
 
 static void set_dotdot(struct p2_dir *pd, ext2_ino_t parent)
@@ -178,38 +191,82 @@ static void set_dotdot(struct p2_dir *pd, ext2_ino_t parent)
 		count_ref(pd->ctx, parent);
 }
 
-/* '.' (slot 0) and '..' (slot 1) of the first block. */
+/* '.' (slot 0) and '..' (slot 1) of the first block, REC_LEN long. */
 static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
-			   int slot)
+			   int slot, unsigned int rec_len)
 {
 	const char *name = d->name;
 	int len = ext2fs_dirent_name_len(d);
 
 	if (slot == 0) {
 		if (!d->inode || !is_dot(name, len)) {
-			entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
+			if (entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0,
+					  0)) {
+				p2_fix_dot(pd, d, rec_len, 0, pd->ino);
+				count_ref(pd->ctx, pd->ino);
+			}
 			return;
 		}
 		if (d->inode != pd->ino) {
-			entry_problem(pd, PR_2_DOT_INODE, d->inode, name, len,
-				      0, 0);
-			return;
+			if (!entry_problem(pd, PR_2_DOT_INODE, d->inode, name,
+					   len, 0, 0))
+				return;
+			d->inode = pd->ino;
+			pd->dirty = 1;
 		}
 		count_ref(pd->ctx, pd->ino);
 		return;
 	}
 	if (!d->inode || !is_dotdot(name, len)) {
-		entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0);
+		if (entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0))
+			p2_fix_dot(pd, d, rec_len, 1, 0);
+		set_dotdot(pd, 0);
 		return;
 	}
 	if (d->inode > pd->fs->super->s_inodes_count ||
 	    (d->inode < EXT2_FIRST_INODE(pd->fs->super) &&
 	     d->inode != EXT2_ROOT_INO)) {
-		entry_problem(pd, PR_2_INODE_RANGE, d->inode, name, len, 0, 0);
+		if (entry_problem(pd, PR_2_INODE_RANGE, d->inode, name, len, 0,
+				  0)) {
+			d->inode = 0;
+			pd->dirty = 1;
+		}
 		set_dotdot(pd, 0);
 		return;
 	}
 	set_dotdot(pd, d->inode);
+}
+
+/* The region ended before '..': split '.' (at DOT, REC_LEN long) when it
+ * has room for a '..' behind it. */
+static void add_missing_dotdot(struct p2_dir *pd, struct ext2_dir_entry *dot,
+			       unsigned int rec_len)
+{
+	if (!entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0))
+		return;
+	set_dotdot(pd, 0);
+	if (rec_len < 24)
+		return;
+	ext2fs_set_rec_len(pd->fs, 12, dot);
+	p2_fix_dot(pd, (void *)((char *)dot + 12), rec_len - 12, 1, 0);
+}
+
+/* A record that fails the structure checks at OFF: 1 when it is bad. */
+static int record_bad(struct p2_dir *pd, char *buf, unsigned int off,
+		      unsigned int end, int inline_dir, problem_t *code)
+{
+	struct ext2_dir_entry *d = (void *)(buf + off);
+	unsigned int rec_len;
+	int len;
+
+	*code = inline_dir ? PR_2_INLINE_DIR : PR_2_REC_LEN;
+	if (off + 8 > end || ext2fs_get_rec_len(pd->fs, d, &rec_len) ||
+	    rec_len < (inline_dir ? 8U : 12U) || (rec_len & 3) ||
+	    off + rec_len > end)
+		return 1;
+	len = ext2fs_dirent_name_len(d);
+	*code = inline_dir ? PR_2_INLINE_DIR : PR_2_NAME_LEN;
+	return ((len + 8 + 3) & ~3) > (int)rec_len;
 }
 
 /*
@@ -221,43 +278,46 @@ static int walk_region(struct p2_dir *pd, char *buf, unsigned int end,
 		       uint64_t lblk, int first, int inline_dir)
 {
 	ext2_filsys fs = pd->fs;
-	unsigned int off = 0, rec_len;
-	int slot = 0;
+	unsigned int off = 0, rec_len = 0, salvaged = end;
+	int slot = 0, prev = -1;
+	problem_t code;
 
 	while (off < end) {
 		struct ext2_dir_entry *d = (void *)(buf + off);
-		int len;
 
-		if (off + 8 > end || ext2fs_get_rec_len(fs, d, &rec_len) ||
-		    rec_len < (inline_dir ? 8U : 12U) || (rec_len & 3) ||
-		    off + rec_len > end) {
-			if (inline_dir)
-				entry_problem(pd, PR_2_INLINE_DIR, 0, NULL, 0,
-					      lblk, off);
-			else
-				entry_problem(pd, PR_2_REC_LEN, 0, NULL, 0,
-					      lblk, off);
-			return -1;
+		if (pd->ctx->restart)
+			return 0;	/* every entry is checked again */
+		if (record_bad(pd, buf, off, end, inline_dir, &code)) {
+			if (salvaged == off ||
+			    !entry_problem(pd, code, 0, NULL, 0, lblk, off))
+				return -1;
+			salvaged = off;
+			off = p2_fix_salvage(pd, buf, end, off, prev,
+					     inline_dir);
+			continue;
 		}
-		len = ext2fs_dirent_name_len(d);
-		if (((len + 8 + 3) & ~3) > (int)rec_len) {
-			entry_problem(pd, inline_dir ? PR_2_INLINE_DIR :
-						       PR_2_NAME_LEN,
-				      0, NULL, 0, lblk, off);
-			return -1;
+		ext2fs_get_rec_len(fs, d, &rec_len);
+		if (first && slot < 2) {
+			check_dot_slot(pd, d, slot, rec_len);
+			ext2fs_get_rec_len(fs, d, &rec_len);
+		} else if (d->inode && check_entry(pd, d, lblk)) {
+			p2_fix_clear(pd, buf, end, off, prev);
+			slot++;
+			if (prev < 0)
+				prev = (int)off;
+			off += rec_len;
+			continue;
 		}
-		if (first && slot < 2)
-			check_dot_slot(pd, d, slot);
-		else if (d->inode)
-			check_entry(pd, d, lblk);
+		prev = (int)off;
 		slot++;
 		off += rec_len;
 		if (first == 2 && slot == 2)
 			break;
 	}
-	if (first && slot < 2)
-		entry_problem(pd, slot ? PR_2_DOTDOT_MISSING :
-					 PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
+	if (first && slot == 1)
+		add_missing_dotdot(pd, (void *)buf, rec_len);
+	else if (first && !slot)
+		entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
 	return 0;
 }
 
@@ -278,9 +338,11 @@ static void check_leaf_block(struct p2_dir *pd, uint64_t lblk, blk64_t pblk)
 	struct problem_ctx pctx;
 	int first = lblk == 0;
 
-	if (pd->htree && lblk < pd->ndx && pd->dx[lblk].role == DX_INDEX) {
+	if (pd->dx && lblk < pd->ndx && pd->dx[lblk].role == DX_INDEX &&
+	    (pd->htree || pd->reindex)) {
 		if (lblk == 0)
 			walk_region(pd, pd->buf, end, 0, 2, 0);
+		p2_fix_flush(pd, pblk, 1);
 		return;
 	}
 	pctx_clear(&pctx);
@@ -289,16 +351,19 @@ static void check_leaf_block(struct p2_dir *pd, uint64_t lblk, blk64_t pblk)
 	pctx.blk = pblk;
 	if (ext2fs_has_feature_metadata_csum(fs->super)) {
 		if (!has_tail(fs, pd->buf)) {
-			fix_problem(pd->ctx, PR_2_DIR_NO_TAIL, &pctx);
+			if (fix_problem(pd->ctx, PR_2_DIR_NO_TAIL, &pctx))
+				pd->dirty = 1;
 		} else {
 			end -= sizeof(struct ext2_dir_entry_tail);
 			if (!fsck_dirblock_csum_ok(fs, pd->ino,
 						   pd->inode->i_generation,
-						   pd->buf))
-				fix_problem(pd->ctx, PR_2_DIR_CSUM, &pctx);
+						   pd->buf) &&
+			    fix_problem(pd->ctx, PR_2_DIR_CSUM, &pctx))
+				pd->dirty = 1;
 		}
 	}
 	walk_region(pd, pd->buf, end, lblk, first, 0);
+	p2_fix_flush(pd, pblk, 0);
 }
 
 static void check_block_dir(struct p2_dir *pd)
@@ -322,7 +387,11 @@ static void check_block_dir(struct p2_dir *pd)
 			pctx_clear(&pctx);
 			pctx.ino = pd->ino;
 			pctx.num = want;
-			fix_problem(ctx, PR_2_DIR_HOLE, &pctx);
+			pctx.num2 = b->lblk - want;
+			if (pctx.num2 > P2_HOLE_MAX)
+				fix_problem(ctx, PR_2_DIR_HOLE_BIG, &pctx);
+			else if (fix_problem(ctx, PR_2_DIR_HOLE, &pctx))
+				p2_fix_holes(pd, want, b->lblk);
 		}
 		want = b->lblk + 1;
 		if (io_channel_read_blk64(pd->fs->io, b->pblk, 1, pd->buf)) {
@@ -355,7 +424,10 @@ static void check_inline_dir(struct p2_dir *pd)
 	if (parent > pd->fs->super->s_inodes_count ||
 	    (parent < EXT2_FIRST_INODE(pd->fs->super) &&
 	     parent != EXT2_ROOT_INO)) {
-		entry_problem(pd, PR_2_INLINE_DIR, parent, "..", 2, 0, 0);
+		if (entry_problem(pd, PR_2_INLINE_DIR, parent, "..", 2, 0, 0)) {
+			memset(ib, 0, 4);
+			pd->dirty = 1;
+		}
 		parent = 0;
 	}
 	count_ref(pd->ctx, pd->ino);	/* the implicit '.' */
@@ -383,7 +455,9 @@ static void check_dir(struct fsck_ctx *ctx, struct p2_dir *pd)
 		check_inline_dir(pd);
 	else
 		check_block_dir(pd);
-	p2_names_check(pd);
+	if (!ctx->restart)
+		p2_names_check(pd);
+	p2_fix_finish(pd);
 }
 
 static void reset_dir(struct p2_dir *pd)
@@ -399,6 +473,7 @@ static void reset_dir(struct p2_dir *pd)
 	pd->hash_ok = 0;
 	pd->itree = 0;
 	pd->itree_reports = 0;
+	pd->dirty = pd->touched = pd->reindex = 0;
 }
 
 /* Directory blocks read ahead of the check, in the order it reads them. */

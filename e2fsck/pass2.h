@@ -46,11 +46,32 @@ struct p2_dir {
 	int hash_ok;			/* hash_version read from the root */
 	int itree;			/* has an itree to verify */
 	unsigned int itree_reports;
+	int dirty;			/* buf (or the inline area) changed */
+	int touched;			/* a block was rewritten */
+	int reindex;			/* rebuild the index at the end */
 };
 
 /* pass2.c: report CODE for an entry of pd's directory (naming INO2). */
-void entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
-		   const char *name, int len, uint64_t num, uint64_t num2);
+int entry_problem(struct p2_dir *pd, problem_t code, ext2_ino_t ino2,
+		  const char *name, int len, uint64_t num, uint64_t num2);
+/* fix_dir.c: repairs of the region being walked and their write-back */
+void p2_fix_clear(struct p2_dir *pd, char *buf, unsigned int end,
+		  unsigned int off, int prev);
+unsigned int p2_fix_salvage(struct p2_dir *pd, char *buf, unsigned int end,
+			    unsigned int off, int prev, int inline_dir);
+void p2_fix_itable_unused(struct p2_dir *pd, ext2_ino_t ino);
+void p2_fix_dup_name(struct p2_dir *pd, struct ext2_dir_entry *d);
+void p2_fix_unname(struct p2_dir *pd, struct ext2_dir_entry *d);
+void p2_fix_name(struct p2_dir *pd, struct ext2_dir_entry *d);
+void p2_fix_name_encoding(struct p2_dir *pd, struct ext2_dir_entry *d);
+void p2_fix_type(struct p2_dir *pd, struct ext2_dir_entry *d, int ft);
+void p2_fix_dot(struct p2_dir *pd, struct ext2_dir_entry *d,
+		unsigned int rec_len, int slot, ext2_ino_t ino);
+/* Holes larger than this are a size or map problem, not blocks to fill. */
+#define P2_HOLE_MAX 1024
+void p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to);
+void p2_fix_flush(struct p2_dir *pd, blk64_t pblk, int dx_root);
+void p2_fix_finish(struct p2_dir *pd);
 /* pass2_rewalk.c: call FN for each entry check_entry() saw, reading the
  * directory again; a nonzero return from FN stops the walk and is
  * returned. */

@@ -22,7 +22,8 @@ static void dx_problem(struct p2_dir *pd, problem_t code, uint64_t lblk,
 	pctx.ino = pd->ino;
 	pctx.num = lblk;
 	pctx.str = why;
-	fix_problem(pd->ctx, code, &pctx);
+	if (fix_problem(pd->ctx, code, &pctx))
+		pd->reindex = 1;
 	pd->htree = 0;
 }
 
@@ -120,7 +121,8 @@ static int dx_walk(struct p2_dir *pd, char *buf, unsigned int off,
 			pctx_clear(&pctx);
 			pctx.ino = pd->ino;
 			pctx.num = c;
-			fix_problem(pd->ctx, PR_2_HTREE_CSUM, &pctx);
+			if (fix_problem(pd->ctx, PR_2_HTREE_CSUM, &pctx))
+				pd->reindex = 1;
 		}
 		if (dx_walk(pd, child, DX_NODE_ENTRIES_OFF, c, levels - 1, clo,
 			    chi))
@@ -160,6 +162,10 @@ void p2_htree_map(struct p2_dir *pd)
 		dx_problem(pd, PR_2_HTREE_ROOT, 0, "bad root information");
 		return;
 	}
+	if (info->unused_flags & 1) {
+		dx_problem(pd, PR_2_HTREE_ROOT, 0, "incompatible root flag");
+		return;
+	}
 	pd->hash_version = dx_hash_version(pd, info->hash_version);
 	pd->hash_ok = pd->hash_version >= 0;
 	if (pd->hash_version < 0) {
@@ -173,7 +179,8 @@ void p2_htree_map(struct p2_dir *pd)
 		pctx_clear(&pctx);
 		pctx.ino = pd->ino;
 		pctx.num = info->indirect_levels + 1;
-		fix_problem(pd->ctx, PR_2_HTREE_DEPTH, &pctx);
+		if (fix_problem(pd->ctx, PR_2_HTREE_DEPTH, &pctx))
+			pd->reindex = 1;
 		pd->htree = 0;
 		return;
 	}
@@ -183,7 +190,8 @@ void p2_htree_map(struct p2_dir *pd)
 
 		pctx_clear(&pctx);
 		pctx.ino = pd->ino;
-		fix_problem(pd->ctx, PR_2_HTREE_CSUM, &pctx);
+		if (fix_problem(pd->ctx, PR_2_HTREE_CSUM, &pctx))
+			pd->reindex = 1;
 	}
 	pd->dx[0].role = DX_INDEX;
 	if (dx_walk(pd, buf, DX_ROOT_ENTRIES_OFF, 0, info->indirect_levels, 0,
@@ -225,6 +233,7 @@ void p2_htree_check_entry(struct p2_dir *pd, uint64_t lblk, const char *name,
 	pctx.num = lblk;
 	pctx.name = name;
 	pctx.namelen = len;
-	fix_problem(pd->ctx, PR_2_HTREE_HASH, &pctx);
+	if (fix_problem(pd->ctx, PR_2_HTREE_HASH, &pctx))
+		pd->reindex = 1;
 	pd->htree = 0;	/* one report per directory */
 }

@@ -71,7 +71,8 @@ static int report(const struct e2x_itree_problem *p, void *priv)
 	pctx_clear(&pctx);
 	pctx.ino = pd->ino;
 	pctx.str = why;
-	fix_problem(pd->ctx, PR_2_ITREE, &pctx);
+	if (fix_problem(pd->ctx, PR_2_ITREE, &pctx))
+		pd->reindex = 1;
 	return ++pd->itree_reports >= ITREE_MAX_REPORTS;
 }
 
@@ -91,5 +92,6 @@ void p2_itree_verify(struct p2_dir *pd)
 	pctx_clear(&pctx);
 	pctx.ino = pd->ino;
 	pctx.str = error_message(err);
-	fix_problem(pd->ctx, PR_2_ITREE, &pctx);
+	if (fix_problem(pd->ctx, PR_2_ITREE, &pctx))
+		pd->reindex = 1;
 }

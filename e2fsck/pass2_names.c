@@ -116,8 +116,9 @@ static int report_dup(struct p2_dir *pd, const struct ext2_dir_entry *d,
 
 	if (!dupset_find(ds, fingerprint(d->name, len), &at))
 		return 0;
-	if (ds->seen[at])
-		entry_problem(pd, PR_2_DUP_NAME, d->inode, d->name, len, 0, 0);
+	if (ds->seen[at] &&
+	    entry_problem(pd, PR_2_DUP_NAME, d->inode, d->name, len, 0, 0))
+		p2_fix_dup_name(pd, (struct ext2_dir_entry *)d);
 	ds->seen[at] = 1;
 	return 0;
 }

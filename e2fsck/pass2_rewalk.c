@@ -2,7 +2,8 @@
  * pass2_rewalk.c --- read a directory's entries a second time, after pass
  * 2 checked them: the same entries check_entry() saw (named, not '.' or
  * '..', up to the first structural error of a block), for the checks that
- * need them all again instead of holding them in memory.
+ * need them all again instead of holding them in memory.  A block FN
+ * changed is written back before the next is read.
  */
 #include "config.h"
 #include <string.h>
@@ -60,6 +61,7 @@ static int each_in_blocks(struct p2_dir *pd, p2_entry_fn fn, void *priv)
 			continue;
 		rc = each_in_region(pd, pd->buf, fs->blocksize, lblk ? 0 : 2,
 				    12, fn, priv);
+		p2_fix_flush(pd, pd->blocks[i].pblk, 0);
 		if (rc)
 			return rc;
 	}

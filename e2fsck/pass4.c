@@ -1,7 +1,8 @@
 /*
  * pass4.c --- pass 4: every inode in use must have as many links as
  * pass 2 found names for it, and at least one.  Link counts are repaired
- * here (-y/-p); unattached inodes are reported (reconnecting comes later).
+ * here (-y/-p); unattached inodes are reconnected to /lost+found, or
+ * released when empty (fix_connect.c).
  */
 #include "config.h"
 #include "problem.h"
@@ -47,7 +48,9 @@ out:
 	ext2fs_free_mem(&inode);
 }
 
-static void check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
+/* An inode in use that no directory names: returns 1 when it was
+ * reconnected (its link count is then checked like any other). */
+static int check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
 {
 	struct ext2_inode inode;
 	struct problem_ctx pctx;
@@ -57,10 +60,12 @@ static void check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
 	if (!ext2fs_read_inode(ctx->fs, ino, &inode) && !inode.i_size &&
 	    !ext2fs_inode_data_blocks2(ctx->fs, &inode) &&
 	    !(inode.i_flags & EXT4_INLINE_DATA_FL)) {
-		fix_problem(ctx, PR_4_UNATTACHED_EMPTY, &pctx);
-		return;
+		if (fix_problem(ctx, PR_4_UNATTACHED_EMPTY, &pctx))
+			fsck_clear_unattached(ctx, ino);
+		return 0;
 	}
-	fix_problem(ctx, PR_4_UNATTACHED, &pctx);
+	return fix_problem(ctx, PR_4_UNATTACHED, &pctx) &&
+	       fsck_reconnect(ctx, ino);
 }
 
 void pass4(struct fsck_ctx *ctx)
@@ -94,8 +99,12 @@ void pass4(struct fsck_ctx *ctx)
 			if (!ext2fs_read_inode(fs, ino, &inode) &&
 			    fsck_ino_is_special(fs, ino, &inode))
 				continue;
-			check_unattached(ctx, ino);
-			continue;
+			if (!check_unattached(ctx, ino))
+				continue;
+			ext2fs_icount_fetch(ctx->link_count, ino, &stored);
+			ext2fs_icount_fetch(ctx->ref_count, ino, &counted);
+			if (link_count_ok(ctx, ino, stored, counted))
+				continue;
 		}
 		pctx_clear(&pctx);
 		pctx.ino = ino;

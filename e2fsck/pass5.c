@@ -201,7 +201,9 @@ static void check_bitmap_csums(struct fsck_ctx *ctx)
 	char *buf = NULL;
 	dgrp_t g;
 
-	if (!ext2fs_has_feature_metadata_csum(fs->super))
+	/* bitmaps a repair changed are written with new checksums */
+	if (!ext2fs_has_feature_metadata_csum(fs->super) ||
+	    ctx->bitmaps_changed)
 		return;
 	if (ext2fs_get_memzero(fs->blocksize, &buf))
 		return;
@@ -366,7 +368,7 @@ static void check_padding(struct fsck_ctx *ctx)
 }
 
 /* The stored block bitmap in the form pass 1 chose for the found one. */
-static errcode_t read_bitmaps(struct fsck_ctx *ctx)
+errcode_t fsck_read_bitmaps(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
 	int type = fs->default_bitmap_type;
@@ -394,7 +396,7 @@ void pass5(struct fsck_ctx *ctx)
 	/* Blocks of damaged inodes that pass 1 could not walk would look
 	 * free: change no allocation while such problems remain. */
 	ctx->hold_repairs = ctx->problems_unfixed > 0;
-	err = read_bitmaps(ctx);
+	err = fsck_read_bitmaps(ctx);
 	if (err) {
 		pctx_clear(&pctx);
 		pctx.str = error_message(err);

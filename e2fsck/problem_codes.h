@@ -143,6 +143,8 @@
 #define PR_2_DOT_INODE			0x020019
 #define PR_2_HTREE_DEPTH		0x02001c
 #define PR_2_NAME_ENCODING		0x02001d
+#define PR_2_RESTART			0x02001e
+#define PR_2_DIR_HOLE_BIG		0x02001f
 
 /* Pass 3: connectivity. */
 #define PR_3_ROOT_MISSING		0x030001
@@ -151,6 +153,7 @@
 #define PR_3_NO_LPF			0x030004
 #define PR_3_LPF_NOT_DIR		0x030005
 #define PR_3_DIR_LOOP			0x030006
+#define PR_3_LPF_ENCRYPTED		0x030007
 
 /* Pass 4: reference counts. */
 #define PR_4_LINK_COUNT			0x040001

@@ -4,9 +4,11 @@
  */
 #include "config.h"
 #include <stdlib.h>
+#include <string.h>
 #include "journal.h"
 #include "pass1.h"
 #include "readahead.h"
+#include "problem.h"
 
 /* Pass 1 adds directories in increasing inode order: append, then look
  * up by binary search. */
@@ -83,4 +85,44 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ctx->dblist = NULL;
 	ctx->inode_lnk = NULL;
 	ctx->ea_refs = NULL;
+}
+
+void fsck_state_reset(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+
+	fsck_state_free(ctx);
+	ctx->nea_refs = ctx->ea_refs_cap = 0;
+	ctx->has_dups = 0;
+	ctx->found_claims = 0;
+	ctx->found_next = 0;
+	ctx->lpf_ino = 0;
+	ctx->n_files = ctx->n_dirs = ctx->n_regular = ctx->n_links = 0;
+	ctx->n_symlinks = ctx->n_fast_symlinks = ctx->n_devices = 0;
+	ctx->n_fifos = ctx->n_sockets = ctx->n_inline = ctx->n_extent = 0;
+	ctx->n_ind = ctx->n_bigfiles = 0;
+	ctx->abort = ctx->restart = 0;
+	ctx->hold_repairs = 0;
+	pctx_clear(&pctx);
+	fix_problem(ctx, PR_2_RESTART, &pctx);
+}
+
+/* A directory created by a repair: inserted in order. */
+errcode_t dir_info_insert(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	size_t at = ctx->ndirs;
+	errcode_t err;
+
+	if (dir_info_get(ctx, ino))
+		return 0;
+	err = dir_info_add(ctx, ctx->ndirs ? ctx->dirs[ctx->ndirs - 1].ino + 1 :
+					     ino);
+	if (err)
+		return err;
+	while (at && ctx->dirs[at - 1].ino > ino)
+		at--;
+	memmove(&ctx->dirs[at + 1], &ctx->dirs[at],
+		(ctx->ndirs - 1 - at) * sizeof(*ctx->dirs));
+	ctx->dirs[at] = (struct dir_info){ .ino = ino };
+	return 0;
 }

@@ -472,11 +472,25 @@ static const struct pass_entry passes[] = {
 	{ "Pass 5: bitmaps and free counts", pass5 },
 };
 
+/* Times a repair may send the check back to pass 1 in one run. */
+#define FSCK_MAX_RESTARTS 3
+
 static void run_passes(struct fsck_ctx *ctx)
 {
+	unsigned long unfixed = ctx->problems_unfixed;
+	int restarts = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(passes) / sizeof(passes[0]); i++) {
+		if (ctx->restart) {
+			if (restarts++ == FSCK_MAX_RESTARTS)
+				break;
+			/* what the passes found so far is found again */
+			fsck_alloc_done(ctx);
+			fsck_state_reset(ctx);
+			ctx->problems_unfixed = unfixed;
+			i = 1;
+		}
 		double t0 = now_seconds();
 
 		if (ctx->abort)
@@ -490,6 +504,7 @@ static void run_passes(struct fsck_ctx *ctx)
 			ctx->ntimes++;
 		}
 	}
+	fsck_alloc_done(ctx);
 }
 
 /* Clean and recently checked: nothing to do without -f. */

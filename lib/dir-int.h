@@ -52,6 +52,10 @@ struct dir_coll {
 errcode_t dirh_alloc(ext2_filsys fs, struct e2x_dirh *d);
 void dirh_set_ino(struct e2x_dirh *d, ext2_ino_t ino);
 errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d);
+/* The same for work on '.' and '..' only (DOTS_ONLY): names that are
+ * encrypted or case-folded are then not refused. */
+errcode_t dirh_open_dots(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d,
+			 int dots_only);
 /* Write the inode (once, bumping i_version) when changed, free buffers. */
 errcode_t dirh_close(struct e2x_dirh *d, errcode_t err);
 errcode_t dirh_read(struct e2x_dirh *d, blk64_t lblk, char *buf);
@@ -89,6 +93,9 @@ const char *coll_name(const struct dir_coll *c, const struct dir_rec *r);
 void coll_sort_hash(struct dir_coll *c);
 void coll_sort_inode(struct dir_coll *c);
 void coll_sort_name(struct dir_coll *c);
+
+/* dir_ops.c: point directory INO's '..' at PARENT (any form) */
+errcode_t dir_set_parent(ext2_filsys fs, ext2_ino_t ino, ext2_ino_t parent);
 
 /* A record visitor: nonzero stops the walk and is returned. */
 typedef int (*dirh_rec_fn)(struct e2x_dirh *d, blk64_t lblk,

@@ -42,6 +42,12 @@ void dirh_set_ino(struct e2x_dirh *d, ext2_ino_t ino)
 
 errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d)
 {
+	return dirh_open_dots(fs, ino, d, 0);
+}
+
+errcode_t dirh_open_dots(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d,
+			 int dots_only)
+{
 	uint64_t size;
 	errcode_t err;
 
@@ -58,7 +64,8 @@ errcode_t dirh_open(ext2_filsys fs, ext2_ino_t ino, struct e2x_dirh *d)
 	if (!LINUX_S_ISDIR(d->inode->i_mode) || !d->inode->i_links_count)
 		goto fail;
 	err = E2X_ERR_UNSUPPORTED;
-	if (d->inode->i_flags & (EXT4_CASEFOLD_FL | EXT4_ENCRYPT_FL))
+	if (!dots_only &&
+	    (d->inode->i_flags & (EXT4_CASEFOLD_FL | EXT4_ENCRYPT_FL)))
 		goto fail;
 	dirh_set_ino(d, ino);
 	if (d->inode->i_flags & EXT4_INLINE_DATA_FL) {

@@ -350,12 +350,12 @@ static errcode_t is_ancestor(ext2_filsys fs, ext2_ino_t anc, ext2_ino_t dir,
 	}
 }
 
-static errcode_t set_parent(ext2_filsys fs, ext2_ino_t ino, ext2_ino_t parent)
+errcode_t dir_set_parent(ext2_filsys fs, ext2_ino_t ino, ext2_ino_t parent)
 {
 	struct e2x_dirh c;
 	errcode_t err;
 
-	err = dirh_open(fs, ino, &c);
+	err = dirh_open_dots(fs, ino, &c, 1);
 	if (err)
 		return err;
 	err = dirh_set_parent(&c, parent);
@@ -478,7 +478,7 @@ errcode_t e2x_dir_rename(ext2_filsys fs, ext2_ino_t odir, const char *oname,
 		dir_nlink_dec(od.inode);
 		err = dir_nlink_inc(fs, nd.inode);
 		if (!err)
-			err = set_parent(fs, sino, ndir);
+			err = dir_set_parent(fs, sino, ndir);
 	} else {
 		err = touch_inode(fs, sino);
 	}

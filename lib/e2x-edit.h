@@ -25,7 +25,10 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
 
 /* inode_kill.c --- free an inode in place: its blocks (and itree), its
  * extended-attribute block reference, its bitmap bit and counters; dtime
- * set.  Directory entries naming it are left alone (kill_file). */
+ * set.  Directory entries naming it are left alone (kill_file).  With
+ * E2X_INODE_KILL_UNLINK its link count goes to 0 as well (a repair that
+ * clears an inode: checkers then read it as free). */
+#define E2X_INODE_KILL_UNLINK	0x0001
 errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags);
 
 /* inode_kill.c --- take deleted inode INO back into use: its blocks

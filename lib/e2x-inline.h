@@ -235,5 +235,9 @@ errcode_t e2x_symlink_read(ext2_filsys fs, ext2_ino_t ino, char *buf,
  */
 errcode_t e2x_inode_new(ext2_filsys fs, ext2_ino_t dir, uint16_t mode,
 			struct ext2_inode_large *inode, ext2_ino_t *ino);
+/* The fields of a fresh inode INO of MODE, as e2x_inode_new sets them,
+ * without allocating the number (a repair recreating a fixed inode). */
+errcode_t e2x_inode_setup(ext2_filsys fs, ext2_ino_t ino, uint16_t mode,
+			  struct ext2_inode_large *inode);
 
 #endif /* E2X_INLINE_H */

@@ -71,7 +71,7 @@ errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 	int isdir;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	err = check_args(fs, ino, flags);
+	err = check_args(fs, ino, flags & ~E2X_INODE_KILL_UNLINK);
 	if (err)
 		return err;
 	isz = EXT2_INODE_SIZE(fs->super);
@@ -86,6 +86,8 @@ errcode_t e2x_inode_kill(ext2_filsys fs, ext2_ino_t ino, int flags)
 	if (err)
 		goto out;
 	in->i_dtime = (uint32_t)e2x_now(fs);
+	if (flags & E2X_INODE_KILL_UNLINK)
+		in->i_links_count = 0;
 	err = e2x_write_inode(fs, ino, in);
 	if (!err && ext2fs_test_inode_bitmap2(fs->inode_map, ino))
 		ext2fs_inode_alloc_stats2(fs, ino, -1, isdir);

@@ -39,11 +39,28 @@ static errcode_t init_storage(ext2_filsys fs, ext2_ino_t ino,
 	return 0;
 }
 
-errcode_t e2x_inode_new(ext2_filsys fs, ext2_ino_t dir, uint16_t mode,
-			struct ext2_inode_large *inode, ext2_ino_t *ino)
+errcode_t e2x_inode_setup(ext2_filsys fs, ext2_ino_t ino, uint16_t mode,
+			  struct ext2_inode_large *inode)
 {
 	uint32_t now = (uint32_t)e2x_now(fs);
 	unsigned int extra;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	memset(inode, 0, EXT2_INODE_SIZE(fs->super));
+	inode->i_mode = mode;
+	inode->i_links_count = 1;
+	inode->i_atime = inode->i_ctime = inode->i_mtime = now;
+	extra = want_extra_isize(fs);
+	inode->i_extra_isize = (uint16_t)extra;
+	if (extra >= offsetof(struct ext2_inode_large, i_crtime) + 4 -
+			     EXT2_GOOD_OLD_INODE_SIZE)
+		inode->i_crtime = now;
+	return init_storage(fs, ino, inode);
+}
+
+errcode_t e2x_inode_new(ext2_filsys fs, ext2_ino_t dir, uint16_t mode,
+			struct ext2_inode_large *inode, ext2_ino_t *ino)
+{
 	errcode_t err;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
@@ -56,16 +73,7 @@ errcode_t e2x_inode_new(ext2_filsys fs, ext2_ino_t dir, uint16_t mode,
 	err = ext2fs_new_inode(fs, dir, mode, NULL, ino);
 	if (err)
 		return err;
-	memset(inode, 0, EXT2_INODE_SIZE(fs->super));
-	inode->i_mode = mode;
-	inode->i_links_count = 1;
-	inode->i_atime = inode->i_ctime = inode->i_mtime = now;
-	extra = want_extra_isize(fs);
-	inode->i_extra_isize = (uint16_t)extra;
-	if (extra >= offsetof(struct ext2_inode_large, i_crtime) + 4 -
-			     EXT2_GOOD_OLD_INODE_SIZE)
-		inode->i_crtime = now;
-	err = init_storage(fs, *ino, inode);
+	err = e2x_inode_setup(fs, *ino, mode, inode);
 	if (err) {
 		*ino = 0;
 		return err;

@@ -119,6 +119,12 @@ lib_libe2x_la_SOURCES += \
 	lib/xattr.c
 e2xinclude_HEADERS += lib/e2x-edit.h
 
+# Repair primitives e2fsck builds its fixes from (e2x-repair.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-repair.h \
+	lib/repair_dir.c
+e2xinclude_HEADERS += lib/e2x-repair.h
+
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.
 lib_libe2x_la_SOURCES += \
 	lib/e2x-populate.h \

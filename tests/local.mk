@@ -92,6 +92,16 @@ tests_unit_test_dir_name_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_dir_name
 endif
 
+# Repair primitives (lib/e2x-repair.h).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_repair
+tests_unit_test_repair_SOURCES = tests/unit/unit.h tests/unit/test_repair.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_repair_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_repair_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_repair
+endif
+
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dir
 tests_unit_test_dir_SOURCES = tests/unit/unit.h tests/unit/test_dir.c \

@@ -141,6 +141,37 @@ bitmap_clear() {
 bitmap_far() {
 	dbg "freeb $((9 * 8192 + 1)) 4" && dbg "seti <99000>"
 }
+entry_to_cleared() { dbg "clri /big"; }
+dir_hole() { dbg "punch /wide 2 2"; }
+root_clear() { dbg "clri <2>"; }
+lpf_removed() { dbg "rmdir lost+found"; }
+dir_unnamed() { dbg "unlink /sub"; }	# the count stays: unconnected
+file_unnamed() { dbg "unlink /big"; }
+htree_root_info() {	# /wide's root: info_length 3
+	b=$(blk_of /wide 0)
+	patch_int "$img" $((b * $(bsize) + 24 + 5)) B 3
+}
+dir_csum() {	# /sub's leaf: the checksum in its tail flipped
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	v=$(read_int "$img" $((b * bs + bs - 4)) I)
+	patch_int "$img" $((b * bs + bs - 4)) I $((v ^ 0x5a5a))
+}
+# inode_off PATH: byte offset of PATH's inode in the image
+inode_off() {
+	"$debugfs" -R "imap $1" "$img" 2>/dev/null | python3 -c '
+import re, sys
+t = sys.stdin.read()
+b = int(re.search(r"block (\d+)", t).group(1))
+o = int(re.search(r"offset (0x[0-9a-f]+)", t).group(1), 16)
+print(b * int(sys.argv[1]) + o)' "$(bsize)"
+}
+inline_dir_rec_len() {	# /sub inline: its first entry's rec_len 5
+	patch_int "$img" $(( $(inode_off /sub) + 40 + 4 + 4 )) H 5
+}
+inline_dir_parent() {	# /sub inline: '..' beyond the inode count
+	patch_int "$img" $(( $(inode_off /sub) + 40 )) I 0x7fffffff
+}
 
 pass=0 fail=0
 while IFS='	' read -r name opts damage codes refsees fixes size; do

@@ -138,3 +138,41 @@ uint64_t fixture_version(struct fixture *fx, ext2_ino_t ino,
 	ck_assert_int_eq(e2x_read_inode(fx->fs, ino, in), 0);
 	return e2x_inode_get_version(in, EXT2_INODE_SIZE(fx->fs->super));
 }
+
+void fixture_mkfs_bitmaps(struct fixture *fx, const char *opts,
+			  const char *size)
+{
+	fixture_mkfs(fx, opts, size);
+	ck_assert_int_eq(ext2fs_read_bitmaps(fx->fs), 0);
+}
+
+void fixture_drop_clean(struct fixture *fx)
+{
+	fixture_close(fx);
+	ck_assert_int_eq(fixture_ref_fsck(fx), 0);
+	fixture_drop(fx);
+}
+
+void fixture_fill_dir(struct fixture *fx, ext2_ino_t dir, unsigned int n)
+{
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "a-rather-long-entry-name-%u", i);
+		ck_assert_int_eq(e2x_dir_mknod(fx->fs, dir, name, strlen(name),
+					       LINUX_S_IFIFO | 0644, 0, NULL),
+				 0);
+	}
+}
+
+size_t fixture_dir_problems(struct fixture *fx, ext2_ino_t dir)
+{
+	struct e2x_dir_problems p = { 0 };
+	size_t n;
+
+	ck_assert_int_eq(e2x_dir_verify(fx->fs, dir, 0, &p), 0);
+	n = p.count;
+	e2x_dir_problems_free(&p);
+	return n;
+}

@@ -36,6 +36,17 @@ void fixture_drop(struct fixture *fx);
  * kernel that refuses one of ours is a failure, not a skip.
  */
 const char *fixture_kernel_probe(const char *fstype);
+/* fixture_mkfs, then the bitmaps read (for tests that allocate). */
+void fixture_mkfs_bitmaps(struct fixture *fx, const char *opts,
+			  const char *size);
+/* Close, require the reference e2fsck -fn to find it clean, remove. */
+void fixture_drop_clean(struct fixture *fx);
+/* N fifos named "a-rather-long-entry-name-<i>" in DIR (an htree past a
+ * block). */
+void fixture_fill_dir(struct fixture *fx, ext2_ino_t dir, unsigned int n);
+
+/* Number of problems e2x_dir_verify finds in DIR. */
+size_t fixture_dir_problems(struct fixture *fx, ext2_ino_t dir);
 
 /* Deterministic test content for SEED: LEN bytes, none of them zero. */
 void fixture_fill(unsigned char *buf, size_t len, unsigned int seed);

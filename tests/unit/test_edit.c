@@ -30,15 +30,12 @@ static uint64_t version(ext2_ino_t ino)
 
 static void open_fs(const char *opts, const char *size)
 {
-	fixture_mkfs(&fx, opts, size);
-	ck_assert_int_eq(ext2fs_read_bitmaps(fx.fs), 0);
+	fixture_mkfs_bitmaps(&fx, opts, size);
 }
 
 static void close_clean(void)
 {
-	fixture_close(&fx);
-	ck_assert_int_eq(fixture_ref_fsck(&fx), 0);
-	fixture_drop(&fx);
+	fixture_drop_clean(&fx);
 }
 
 static ext2_ino_t mkdir_in(ext2_ino_t parent, const char *name)
@@ -68,26 +65,12 @@ static ext2_ino_t file_of(const char *name, size_t len)
 
 static void fill_dir(ext2_ino_t dir, unsigned int n)
 {
-	char name[64];
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "a-rather-long-entry-name-%u", i);
-		ck_assert_int_eq(e2x_dir_mknod(fx.fs, dir, name, strlen(name),
-					       LINUX_S_IFIFO | 0644, 0, NULL),
-				 0);
-	}
+	fixture_fill_dir(&fx, dir, n);
 }
 
 static size_t dir_problems(ext2_ino_t dir)
 {
-	struct e2x_dir_problems p = { 0 };
-	size_t n;
-
-	ck_assert_int_eq(e2x_dir_verify(fx.fs, dir, 0, &p), 0);
-	n = p.count;
-	e2x_dir_problems_free(&p);
-	return n;
+	return fixture_dir_problems(&fx, dir);
 }
 
 START_TEST(expand_linear_adds_a_block)
