@@ -115,6 +115,10 @@ struct fsck_ctx {
 	struct e2x_overlay *overlay;	/* -n: the fs is read through it */
 	struct e2x_overlay *own_overlay; /* one journal.c created */
 
+	/* Misplaced group metadata (relocate.c). */
+	struct gm_move *moves;
+	size_t nmoves, moves_cap;
+
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
 	struct fsck_ra *ra;		/* readahead advice (readahead.c) */
 
@@ -165,6 +169,15 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
+
+/* relocate.c: misplaced bitmaps and inode tables, moved after pass 1. */
+struct gm_move;
+void fsck_relocate_note(struct fsck_ctx *ctx, dgrp_t g, enum e2x_group_meta k,
+			int fix);
+int fsck_relocate_pending(struct fsck_ctx *ctx, dgrp_t g,
+			  enum e2x_group_meta k);
+void fsck_relocate(struct fsck_ctx *ctx);
+void fsck_relocate_free(struct fsck_ctx *ctx);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);

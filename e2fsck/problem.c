@@ -38,13 +38,13 @@ static const struct problem_row rows[] = {
   "Feature combination not allowed: {str}" },
 { PR_0_DESC_SIZE, PROMPT_NONE, PR_FATAL,
   "Group descriptor size {num} is invalid" },
-{ PR_0_GD_BLOCK_BITMAP, PROMPT_RELOCATE, NR,
+{ PR_0_GD_BLOCK_BITMAP, PROMPT_RELOCATE, 0,
   "Group {group}'s block bitmap at {blk} lies outside the area it may use" },
-{ PR_0_GD_INODE_BITMAP, PROMPT_RELOCATE, NR,
+{ PR_0_GD_INODE_BITMAP, PROMPT_RELOCATE, 0,
   "Group {group}'s inode bitmap at {blk} lies outside the area it may use" },
-{ PR_0_GD_INODE_TABLE, PROMPT_RELOCATE, NR,
+{ PR_0_GD_INODE_TABLE, PROMPT_RELOCATE, 0,
   "Group {group}'s inode table at {blk} lies outside the area it may use" },
-{ PR_0_GD_OVERLAP, PROMPT_RELOCATE, NR,
+{ PR_0_GD_OVERLAP, PROMPT_RELOCATE, 0,
   "Group {group}'s {str} at {blk} overlaps other file system metadata" },
 { PR_0_GD_CSUM, PROMPT_FIX, P,
   "Group {group}'s descriptor checksum is wrong" },
@@ -58,6 +58,9 @@ static const struct problem_row rows[] = {
 { PR_0_GD_FLAGS, PROMPT_FIX, P,
   "Group {group} has initialisation flags this file system cannot have "
   "({str})" },
+{ PR_0_GD_RELOCATE_FAILED, PROMPT_NONE, 0,
+  "Group {group}'s metadata at {blk} could not be moved ({str}); nothing "
+  "is written" },
 { PR_0_JOURNAL_NOT_REPLAYED, PROMPT_NONE, PR_INFO,
   "The journal needs recovery; checking the file system as it is on disk, "
   "without the journal's changes" },

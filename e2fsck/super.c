@@ -179,35 +179,70 @@ static void meta_range(ext2_filsys fs, dgrp_t g, blk64_t *lo, blk64_t *hi)
 	}
 }
 
-static int check_gd_location(struct fsck_ctx *ctx, dgrp_t g)
+static const problem_t out_of_range[E2X_GM_KINDS] = {
+	PR_0_GD_BLOCK_BITMAP, PR_0_GD_INODE_BITMAP, PR_0_GD_INODE_TABLE
+};
+static const char *const meta_name[E2X_GM_KINDS] = {
+	"block bitmap", "inode bitmap", "inode table"
+};
+
+/*
+ * Group G's metadata K: in its range and on blocks no other metadata
+ * owns (OWNED, per block), it is claimed there; otherwise it is reported
+ * and noted for relocation (relocate.c), and from now on the descriptor
+ * points nowhere.
+ */
+static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
+		       dgrp_t g, enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
+	blk64_t b = e2x_group_meta_loc(fs, g, k);
+	blk64_t n = e2x_group_meta_len(fs, k), lo, hi;
 	struct problem_ctx pctx;
-	blk64_t lo, hi, b;
-	int bad = 0;
+	problem_t code;
 
 	meta_range(fs, g, &lo, &hi);
+	if (b < lo || b > hi || hi - b < n - 1)
+		code = out_of_range[k];
+	else if (!ext2fs_test_block_bitmap_range2(owned, b, n))
+		code = PR_0_GD_OVERLAP;
+	else {
+		ext2fs_mark_block_bitmap_range2(owned, b, n);
+		return;
+	}
 	pctx_clear(&pctx);
 	pctx.group = g;
-	b = ext2fs_block_bitmap_loc(fs, g);
-	if (b < lo || b > hi) {
-		pctx.blk = b;
-		fix_problem(ctx, PR_0_GD_BLOCK_BITMAP, &pctx);
-		bad = 1;
+	pctx.blk = b;
+	pctx.str = meta_name[k];
+	fsck_relocate_note(ctx, g, k, fix_problem(ctx, code, &pctx));
+}
+
+/*
+ * Every block has at most one owner: superblocks and descriptors first,
+ * then the inode tables (they hold the inodes: kept where they are when
+ * they can be), then the bitmaps (pass 5 rebuilds them wherever they go).
+ */
+static void check_placement(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	static const enum e2x_group_meta order[E2X_GM_KINDS] = {
+		E2X_GM_INODE_TABLE, E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
+	};
+	ext2fs_block_bitmap owned = NULL;
+	dgrp_t g;
+	int i;
+
+	if (ext2fs_allocate_subcluster_bitmap(fs, "metadata owners", &owned)) {
+		ctx->abort = 1;
+		ctx->exit_extra |= FSCK_ERROR;
+		return;
 	}
-	b = ext2fs_inode_bitmap_loc(fs, g);
-	if (b < lo || b > hi) {
-		pctx.blk = b;
-		fix_problem(ctx, PR_0_GD_INODE_BITMAP, &pctx);
-		bad = 1;
-	}
-	b = ext2fs_inode_table_loc(fs, g);
-	if (b < lo || b > hi || b + fs->inode_blocks_per_group - 1 > hi) {
-		pctx.blk = b;
-		fix_problem(ctx, PR_0_GD_INODE_TABLE, &pctx);
-		bad = 1;
-	}
-	return bad;
+	for (g = 0; g < fs->group_desc_count; g++)
+		ext2fs_reserve_super_and_bgd(fs, g, owned);
+	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
+		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
+			place_meta(ctx, owned, g, order[i]);
+	ext2fs_free_block_bitmap(owned);
 }
 
 static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)
@@ -276,61 +311,16 @@ static void check_gd_csum(struct fsck_ctx *ctx, dgrp_t g)
 	}
 }
 
-/* Bitmaps and tables of different groups must not share blocks (checked
- * per block, so bigalloc groups sharing a cluster are fine). */
-static void check_overlaps(struct fsck_ctx *ctx)
-{
-	ext2_filsys fs = ctx->fs;
-	struct problem_ctx pctx;
-	ext2fs_block_bitmap seen = NULL;
-	blk64_t total = ext2fs_blocks_count(fs->super);
-	dgrp_t g;
-
-	if (fs->cluster_ratio_bits)
-		return;
-	if (ext2fs_allocate_block_bitmap(fs, "metadata overlap", &seen))
-		return;
-	for (g = 0; g < fs->group_desc_count; g++)
-		ext2fs_reserve_super_and_bgd(fs, g, seen);
-	for (g = 0; g < fs->group_desc_count; g++) {
-		blk64_t loc[3] = { ext2fs_block_bitmap_loc(fs, g),
-				   ext2fs_inode_bitmap_loc(fs, g),
-				   ext2fs_inode_table_loc(fs, g) };
-		static const char *const what[3] = {
-			"block bitmap", "inode bitmap", "inode table" };
-		int i;
-
-		for (i = 0; i < 3; i++) {
-			blk64_t n = i == 2 ? fs->inode_blocks_per_group : 1;
-			blk64_t b = loc[i];
-
-			if (b < fs->super->s_first_data_block || b + n > total)
-				continue;
-			if (ext2fs_test_block_bitmap_range2(seen, b, n)) {
-				ext2fs_mark_block_bitmap_range2(seen, b, n);
-				continue;
-			}
-			pctx_clear(&pctx);
-			pctx.group = g;
-			pctx.blk = b;
-			pctx.str = what[i];
-			fix_problem(ctx, PR_0_GD_OVERLAP, &pctx);
-		}
-	}
-	ext2fs_free_block_bitmap(seen);
-}
-
 static void check_groups(struct fsck_ctx *ctx)
 {
 	dgrp_t g;
 
 	for (g = 0; g < ctx->fs->group_desc_count && !ctx->abort; g++) {
 		check_gd_csum(ctx, g);
-		check_gd_location(ctx, g);
 		check_gd_counts(ctx, g);
 	}
 	if (!ctx->abort)
-		check_overlaps(ctx);
+		check_placement(ctx);
 }
 
 /* Geometry of the first backup must match the primary. */

@@ -460,12 +460,14 @@ static double now_seconds(void)
 struct pass_entry {
 	const char *name;
 	void (*run)(struct fsck_ctx *ctx);
+	int quiet;		/* no heading (steps the reference does not name) */
 };
 
 static const struct pass_entry passes[] = {
 	{ "Superblock and group descriptors", check_super },
 	{ "Pass 1: inodes, blocks and sizes", pass1 },
-	{ "Pass 1b: blocks claimed twice", pass1b },
+	{ "Pass 1b: blocks claimed twice", pass1b, 1 },
+	{ "Relocating group metadata", fsck_relocate, 1 },
 	{ "Pass 2: directory structure", pass2 },
 	{ "Pass 3: directory connectivity", pass3 },
 	{ "Pass 4: reference counts", pass4 },
@@ -481,7 +483,7 @@ static void run_passes(struct fsck_ctx *ctx)
 
 		if (ctx->abort)
 			break;
-		if (ctx->opt.mode != MODE_PREEN && i != 2)
+		if (ctx->opt.mode != MODE_PREEN && !passes[i].quiet)
 			printf("%s\n", passes[i].name);
 		passes[i].run(ctx);
 		if (ctx->ntimes < FSCK_MAX_PASSES) {

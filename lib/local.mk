@@ -106,7 +106,8 @@ lib_libe2x_la_SOURCES += \
 	lib/dir_edit.c \
 	lib/inode_kill.c \
 	lib/file_space.c \
-	lib/xattr.c
+	lib/xattr.c \
+	lib/group_meta.c
 e2xinclude_HEADERS += lib/e2x-edit.h
 
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.

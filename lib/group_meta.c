@@ -1,0 +1,103 @@
+/*
+ * group_meta.c --- a group's bitmaps and inode table moved to new blocks:
+ * the repair for metadata a descriptor places out of its range or on top
+ * of other metadata.  The new blocks are zeroed (a new inode table holds
+ * no inodes; the caller recounts the bitmaps) and the descriptor, its
+ * checksum and the superblock are updated in memory, written at close.
+ */
+#include "config.h"
+#include "e2x.h"
+
+/* Blocks group G's metadata of kind K may use: its own group first. */
+static void meta_area(ext2_filsys fs, dgrp_t g, int wide, blk64_t *lo,
+		      blk64_t *hi)
+{
+	if (wide) {
+		*lo = fs->super->s_first_data_block;
+		*hi = ext2fs_blocks_count(fs->super) - 1;
+	} else {
+		*lo = ext2fs_group_first_block2(fs, g);
+		*hi = ext2fs_group_last_block2(fs, g);
+	}
+}
+
+blk64_t e2x_group_meta_len(ext2_filsys fs, enum e2x_group_meta k)
+{
+	return k == E2X_GM_INODE_TABLE ? fs->inode_blocks_per_group : 1;
+}
+
+blk64_t e2x_group_meta_loc(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k)
+{
+	switch (k) {
+	case E2X_GM_BLOCK_BITMAP:
+		return ext2fs_block_bitmap_loc(fs, g);
+	case E2X_GM_INODE_BITMAP:
+		return ext2fs_inode_bitmap_loc(fs, g);
+	default:
+		return ext2fs_inode_table_loc(fs, g);
+	}
+}
+
+void e2x_group_meta_set(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
+			blk64_t blk)
+{
+	switch (k) {
+	case E2X_GM_BLOCK_BITMAP:
+		ext2fs_block_bitmap_loc_set(fs, g, blk);
+		break;
+	case E2X_GM_INODE_BITMAP:
+		ext2fs_inode_bitmap_loc_set(fs, g, blk);
+		break;
+	default:
+		ext2fs_inode_table_loc_set(fs, g, blk);
+		break;
+	}
+}
+
+/* A run of LEN blocks in [LO, HI] whose clusters are all free in USED,
+ * starting on a cluster boundary. */
+static errcode_t find_run(ext2_filsys fs, blk64_t lo, blk64_t hi,
+			  blk64_t len, ext2fs_block_bitmap used, blk64_t *ret)
+{
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(fs);
+	blk64_t b = (lo + ratio - 1) & ~(ratio - 1);
+
+	for (; b <= hi && hi - b + 1 >= len; b += ratio) {
+		if (ext2fs_test_block_bitmap_range2(used, b, len)) {
+			*ret = b;
+			return 0;
+		}
+	}
+	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+errcode_t e2x_group_meta_move(ext2_filsys fs, dgrp_t g,
+			      enum e2x_group_meta k,
+			      ext2fs_block_bitmap used, blk64_t *newblk)
+{
+	int flex = ext2fs_has_feature_flex_bg(fs->super);
+	blk64_t len = e2x_group_meta_len(fs, k), lo, hi, b = 0;
+	errcode_t err;
+
+	if (!(fs->flags & EXT2_FLAG_RW))
+		return EXT2_ET_RO_FILSYS;
+	meta_area(fs, g, 0, &lo, &hi);
+	err = find_run(fs, lo, hi, len, used, &b);
+	if (err && flex) {
+		meta_area(fs, g, 1, &lo, &hi);
+		err = find_run(fs, lo, hi, len, used, &b);
+	}
+	if (err)
+		return err;
+	err = ext2fs_zero_blocks2(fs, b, len, NULL, NULL);
+	if (err)
+		return err;
+	ext2fs_mark_block_bitmap_range2(used, b, len);
+	e2x_group_meta_set(fs, g, k, b);
+	if (k == E2X_GM_INODE_TABLE)
+		ext2fs_bg_flags_set(fs, g, EXT2_BG_INODE_ZEROED);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	*newblk = b;
+	return 0;
+}
