@@ -169,6 +169,8 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
+/* What makes superblock SB contradict itself, or NULL (super.c). */
+const char *fsck_super_contradiction(const struct ext2_super_block *sb);
 
 /* relocate.c: misplaced bitmaps and inode tables, moved after pass 1. */
 struct gm_move;

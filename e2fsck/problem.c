@@ -61,6 +61,9 @@ static const struct problem_row rows[] = {
 { PR_0_GD_RELOCATE_FAILED, PROMPT_NONE, 0,
   "Group {group}'s metadata at {blk} could not be moved ({str}); nothing "
   "is written" },
+{ PR_0_SB_CONTRADICTS, PROMPT_NONE, 0,
+  "The superblock contradicts itself ({str}) and no backup can stand in "
+  "for it; checking without writing anything" },
 { PR_0_JOURNAL_NOT_REPLAYED, PROMPT_NONE, PR_INFO,
   "The journal needs recovery; checking the file system as it is on disk, "
   "without the journal's changes" },

@@ -347,12 +347,64 @@ static int fatal_open_error(errcode_t err)
 	       err == EXT2_ET_RO_UNSUPP_FEATURE || err == ENOMEM;
 }
 
+/*
+ * A backup superblock opened at block SB with block size BS is one when
+ * it says so itself: that block size, group 1's first block there, and
+ * (dynamic revision) group number 1.  Copies of the primary elsewhere (a
+ * journal block logging it, a file holding an image) are not.
+ */
+static int real_backup(ext2_filsys fs, blk64_t sb, unsigned int bs)
+{
+	return fs->blocksize == bs && fs->group_desc_count > 1 &&
+	       ext2fs_group_first_block2(fs, 1) == sb &&
+	       (fs->super->s_rev_level == EXT2_GOOD_OLD_REV ||
+		fs->super->s_block_group_nr == 1) &&
+	       !fsck_super_contradiction(fs->super);
+}
+
+/*
+ * The primary could not be used (WHY): check with the backup in group 1
+ * instead, for each block size it may have.  0 when one is open.
+ */
+static int open_backup(struct fsck_ctx *ctx, const char *why)
+{
+	struct problem_ctx pctx;
+	unsigned int bs;
+
+	for (bs = ctx->opt.blocksize ? ctx->opt.blocksize : 1024;
+	     bs <= 65536; bs <<= 1) {
+		blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
+
+		if (!try_open(ctx, sb, bs, &ctx->fs)) {
+			if (!real_backup(ctx->fs, sb, bs)) {
+				ext2fs_free(ctx->fs);
+				ctx->fs = NULL;
+				continue;
+			}
+			pctx_clear(&pctx);
+			pctx.str = why;
+			pctx.blk = sb;
+			ctx->used_backup_sb = 1;
+			ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+			if (!fix_problem(ctx, PR_0_OPEN_BACKUP, &pctx) &&
+			    ctx->fs_rw) {
+				ext2fs_close_free(&ctx->fs);
+				return -1;
+			}
+			return 0;
+		}
+		if (ctx->opt.blocksize)
+			break;
+	}
+	return -1;
+}
+
 /* Returns 0 with ctx->fs open, -1 (reported) when nothing can be opened. */
 static int open_fs(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
+	const char *why;
 	errcode_t err, first;
-	unsigned int bs;
 
 	if (ctx->opt.superblock) {
 		err = open_at(ctx, ctx->opt.superblock, ctx->opt.blocksize,
@@ -363,35 +415,34 @@ static int open_fs(struct fsck_ctx *ctx)
 		goto done;
 	}
 	first = try_open(ctx, 0, 0, &ctx->fs);
-	if (!first)
-		goto done;
+	if (!first) {
+		/* a primary that contradicts itself is used only when no
+		 * backup can stand in for it */
+		why = fsck_super_contradiction(ctx->fs->super);
+		if (!why)
+			goto done;
+		ext2fs_free(ctx->fs);
+		ctx->fs = NULL;
+		if (!open_backup(ctx, why))
+			goto done;
+		ctx->used_backup_sb = 0;
+		err = try_open(ctx, 0, 0, &ctx->fs);
+		if (err)
+			goto fail;
+		/* checked as it is, but nothing is written on its word */
+		ctx->fs_rw = 0;
+		pctx_clear(&pctx);
+		pctx.str = why;
+		fix_problem(ctx, PR_0_SB_CONTRADICTS, &pctx);
+		return 0;
+	}
 	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !open_tolerant(ctx))
 		goto done;
 	err = first;
 	if (fatal_open_error(first))
 		goto fail;
-	/* Group 1 holds the first backup: 8 * blocksize blocks per group. */
-	for (bs = ctx->opt.blocksize ? ctx->opt.blocksize : 1024;
-	     bs <= 65536; bs <<= 1) {
-		blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
-
-		if (!try_open(ctx, sb, bs, &ctx->fs)) {
-			pctx_clear(&pctx);
-			pctx.str = error_message(first);
-			pctx.blk = sb;
-			ctx->used_backup_sb = 1;
-			if (!fix_problem(ctx, PR_0_OPEN_BACKUP, &pctx) &&
-			    ctx->fs_rw) {
-				ext2fs_close_free(&ctx->fs);
-				err = first;
-				goto fail;
-			}
-			goto done;
-		}
-		if (ctx->opt.blocksize)
-			break;
-	}
-	err = first;
+	if (!open_backup(ctx, error_message(first)))
+		goto done;
 fail:
 	fprintf(stderr, "%s: cannot open %s as an ext2/3/4 file system: %s\n",
 		ctx->prog, ctx->opt.device, error_message(err));
