@@ -111,7 +111,7 @@ static const struct problem_row rows[] = {
 { PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, NR,
   "The filetype feature is set on a file system made by the Hurd, which "
   "does not support it" },
-{ PR_0_EXTRA_ISIZE, PROMPT_FIX, NR,
+{ PR_0_EXTRA_ISIZE, PROMPT_FIX, 0,
   "The superblock's {str} extra inode size {num} is invalid" },
 { PR_0_MMP, PROMPT_FIX, NR,
   "The multi-mount protection block {blk} is not valid ({str})" },

@@ -528,25 +528,39 @@ static void check_journal_backup(struct fsck_ctx *ctx)
 	ext2fs_mark_super_dirty(fs);
 }
 
-static void check_extra_isize_fields(struct fsck_ctx *ctx)
+/*
+ * The kernel refuses to mount with either extra inode size past the
+ * inode's room (or not a multiple of 4); the repair sets it to what
+ * mke2fs gives, the room a large inode's fixed fields need.
+ */
+static void check_extra_isize_field(struct fsck_ctx *ctx, __u16 *field,
+				    const char *what)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
 	unsigned int room = EXT2_INODE_SIZE(sb) - EXT2_GOOD_OLD_INODE_SIZE;
+	unsigned int want = sizeof(struct ext2_inode_large) -
+			    EXT2_GOOD_OLD_INODE_SIZE;
 	struct problem_ctx pctx;
+
+	if (*field <= room && !(*field & 3))
+		return;
+	pctx_clear(&pctx);
+	pctx.str = what;
+	pctx.num = *field;
+	if (fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx)) {
+		*field = want < room ? want : room;
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
+}
+
+static void check_extra_isize_fields(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
 
 	if (EXT2_INODE_SIZE(sb) <= EXT2_GOOD_OLD_INODE_SIZE)
 		return;
-	pctx_clear(&pctx);
-	if (sb->s_min_extra_isize > room || (sb->s_min_extra_isize & 3)) {
-		pctx.str = "minimum";
-		pctx.num = sb->s_min_extra_isize;
-		fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx);
-	}
-	if (sb->s_want_extra_isize > room || (sb->s_want_extra_isize & 3)) {
-		pctx.str = "wanted";
-		pctx.num = sb->s_want_extra_isize;
-		fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx);
-	}
+	check_extra_isize_field(ctx, &sb->s_min_extra_isize, "minimum");
+	check_extra_isize_field(ctx, &sb->s_want_extra_isize, "wanted");
 }
 
 /* The MMP block must be in range and carry its magic and checksum. */
