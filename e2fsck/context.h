@@ -115,6 +115,10 @@ struct fsck_ctx {
 	struct e2x_overlay *overlay;	/* -n: the fs is read through it */
 	struct e2x_overlay *own_overlay; /* one journal.c created */
 
+	/* The write guard (guard.c): blocks proved to be metadata. */
+	ext2fs_block_bitmap guard_meta;
+	FILE *guard_log;
+
 	/* Misplaced group metadata (relocate.c). */
 	struct gm_move *moves;
 	size_t nmoves, moves_cap;
@@ -171,6 +175,11 @@ int fsck_run(struct fsck_ctx *ctx);
 int fsck_geometry_sane(ext2_filsys fs);
 /* What makes superblock SB contradict itself, or NULL (super.c). */
 const char *fsck_super_contradiction(const struct ext2_super_block *sb);
+
+/* guard.c: the write guard's policy over every writable open. */
+void fsck_guard_start(struct fsck_ctx *ctx);
+errcode_t fsck_guard_map(struct fsck_ctx *ctx);
+void fsck_guard_stop(struct fsck_ctx *ctx);
 
 /* relocate.c: misplaced bitmaps and inode tables, moved after pass 1. */
 struct gm_move;

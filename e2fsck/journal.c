@@ -51,7 +51,10 @@ static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
 		err = ext2fs_open2(ctx->opt.device, NULL,
 				   open_flags(ctx, ctx->fs_rw) |
 					   (ctx->fs_rw ? EXT2_FLAG_EXCLUSIVE : 0),
-				   sb, bs, unix_io_manager, &ctx->fs);
+				   sb, bs,
+				   ctx->fs_rw ? e2x_guard_io_manager :
+						unix_io_manager,
+				   &ctx->fs);
 	if (err)
 		fprintf(stderr, "%s: cannot reopen %s: %s\n", ctx->prog,
 			ctx->opt.device, error_message(err));

@@ -18,6 +18,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/unix.c \
 	e2fsck/super.c \
 	e2fsck/relocate.c \
+	e2fsck/guard.c \
 	e2fsck/pass1.h \
 	e2fsck/pass1.c \
 	e2fsck/pass1_blocks.c \

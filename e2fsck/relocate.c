@@ -75,6 +75,10 @@ static void move_one(struct fsck_ctx *ctx, struct gm_move *m)
 	if (!err) {
 		ext2fs_mark_block_bitmap_range2(ctx->block_meta, b,
 						e2x_group_meta_len(fs, m->kind));
+		if (ctx->guard_meta)
+			ext2fs_mark_block_bitmap_range2(
+				ctx->guard_meta, b,
+				e2x_group_meta_len(fs, m->kind));
 		return;
 	}
 	/* Not moved: nothing may be written at the old place either. */

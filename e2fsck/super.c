@@ -254,6 +254,7 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
  * Every block has at most one owner: superblocks and descriptors first,
  * then the inode tables (they hold the inodes: kept where they are when
  * they can be), then the bitmaps (pass 5 rebuilds them wherever they go).
+ * The map of owners is the one the write guard allows (guard.c).
  */
 static void check_placement(struct fsck_ctx *ctx)
 {
@@ -261,21 +262,17 @@ static void check_placement(struct fsck_ctx *ctx)
 	static const enum e2x_group_meta order[E2X_GM_KINDS] = {
 		E2X_GM_INODE_TABLE, E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
 	};
-	ext2fs_block_bitmap owned = NULL;
 	dgrp_t g;
 	int i;
 
-	if (ext2fs_allocate_subcluster_bitmap(fs, "metadata owners", &owned)) {
+	if (fsck_guard_map(ctx)) {
 		ctx->abort = 1;
 		ctx->exit_extra |= FSCK_ERROR;
 		return;
 	}
-	for (g = 0; g < fs->group_desc_count; g++)
-		ext2fs_reserve_super_and_bgd(fs, g, owned);
 	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
 		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
-			place_meta(ctx, owned, g, order[i]);
-	ext2fs_free_block_bitmap(owned);
+			place_meta(ctx, ctx->guard_meta, g, order[i]);
 }
 
 static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)

@@ -241,7 +241,9 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 	if (sb)
 		flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	return ext2fs_open2(ctx->opt.device, NULL, flags, sb, bs,
-			    unix_io_manager, fsp);
+			    (flags & EXT2_FLAG_RW) ? e2x_guard_io_manager :
+						     unix_io_manager,
+			    fsp);
 }
 
 /*
@@ -301,7 +303,7 @@ static int open_tolerant(struct fsck_ctx *ctx)
 		return -1;
 	if (ctx->opt.mode != MODE_NO)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, unix_io_manager,
+	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, e2x_guard_io_manager,
 			 &ctx->fs))
 		return -1;
 	sb = ctx->fs->super;
@@ -628,13 +630,17 @@ int fsck_run(struct fsck_ctx *ctx)
 	errcode_t err;
 	int rc;
 
-	if (open_fs(ctx) || check_features(ctx))
+	fsck_guard_start(ctx);
+	if (open_fs(ctx) || check_features(ctx)) {
+		fsck_guard_stop(ctx);
 		return FSCK_ERROR;
+	}
 
 	if (fsck_journal_startup(ctx)) {
 		if (ctx->fs)
 			ext2fs_close_free(&ctx->fs);
 		fsck_journal_release(ctx);
+		fsck_guard_stop(ctx);
 		return FSCK_ERROR | ctx->exit_extra;
 	}
 	if (ctx->opt.journal_only)
@@ -664,6 +670,7 @@ close:
 		ctx->exit_extra |= FSCK_ERROR;
 	}
 	fsck_journal_release(ctx);
+	fsck_guard_stop(ctx);
 	if (ctx->opt.timing)
 		print_times(ctx, now_seconds() - t0);
 	rc = ctx->exit_extra;

@@ -89,10 +89,13 @@ errcode_t e2x_group_meta_move(ext2_filsys fs, dgrp_t g,
 	}
 	if (err)
 		return err;
-	err = ext2fs_zero_blocks2(fs, b, len, NULL, NULL);
-	if (err)
-		return err;
+	/* marked first: a write guard may ask USED whose the blocks are */
 	ext2fs_mark_block_bitmap_range2(used, b, len);
+	err = ext2fs_zero_blocks2(fs, b, len, NULL, NULL);
+	if (err) {
+		ext2fs_unmark_block_bitmap_range2(used, b, len);
+		return err;
+	}
 	e2x_group_meta_set(fs, g, k, b);
 	if (k == E2X_GM_INODE_TABLE)
 		ext2fs_bg_flags_set(fs, g, EXT2_BG_INODE_ZEROED);

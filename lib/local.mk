@@ -97,7 +97,8 @@ e2xinclude_HEADERS += lib/e2x-itree.h
 # Write-back block cache io_manager over unix_io (e2x-cache.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-cache.h \
-	lib/cache_io.c
+	lib/cache_io.c \
+	lib/guard_io.c
 e2xinclude_HEADERS += lib/e2x-cache.h
 
 # Single edits for debugfs and test builders (e2x-edit.h).
