@@ -402,6 +402,70 @@ out:
 	ext2fs_free_mem(&buf);
 }
 
+/*
+ * The resize inode's double indirect block lists the reserved descriptor
+ * blocks that follow group 0's descriptors (the Nth of them at entry
+ * (descriptor blocks + N) modulo the entries a block holds: the places
+ * the descriptors will take as the file system grows), and each of them
+ * lists, one by one, its
+ * copies in the later groups that hold a superblock backup.  What does
+ * not match, or NULL.
+ */
+static const char *resize_layout(ext2_filsys fs, blk64_t dind)
+{
+	unsigned int per = fs->blocksize / 4, i, k;
+	blk64_t sb_blk, old_desc, new_desc, gdt;
+	const char *why = NULL;
+	__u32 *d = NULL, *ind = NULL;
+	blk_t used;
+	dgrp_t g;
+
+	if (ext2fs_super_and_bgd_loc2(fs, 0, &sb_blk, &old_desc, &new_desc,
+				      &used) || !old_desc)
+		return NULL;
+	gdt = old_desc + fs->desc_blocks;
+	if (ext2fs_get_mem(fs->blocksize, &d) ||
+	    ext2fs_get_mem(fs->blocksize, &ind)) {
+		why = NULL;
+		goto out;
+	}
+	if (io_channel_read_blk64(fs->io, dind, 1, d)) {
+		why = "double indirect block unreadable";
+		goto out;
+	}
+	for (i = 0; i < fs->super->s_reserved_gdt_blocks && !why; i++) {
+		blk64_t r = gdt + i;
+
+		if (ext2fs_le32_to_cpu(d[(fs->desc_blocks + i) % per]) != r) {
+			why = "double indirect block does not list the "
+			      "reserved descriptor blocks";
+			break;
+		}
+		if (io_channel_read_blk64(fs->io, r, 1, ind)) {
+			why = "reserved descriptor block unreadable";
+			break;
+		}
+		for (g = 1, k = 0; g < fs->group_desc_count && k < per; g++) {
+			if (!ext2fs_bg_has_super(fs, g))
+				continue;
+			if (ext2fs_le32_to_cpu(ind[k++]) !=
+			    r + (blk64_t)g * fs->super->s_blocks_per_group) {
+				why = "reserved descriptor block lists wrong "
+				      "backups";
+				break;
+			}
+		}
+		for (; k < per && !why; k++)
+			if (ind[k])
+				why = "reserved descriptor block lists "
+				      "backups that do not exist";
+	}
+out:
+	ext2fs_free_mem(&d);
+	ext2fs_free_mem(&ind);
+	return why;
+}
+
 /* Quota inode numbers must name regular files in use. */
 static void check_quota_inodes(struct fsck_ctx *ctx)
 {
@@ -492,6 +556,8 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 		else if (d < sb->s_first_data_block ||
 			 d >= ext2fs_blocks_count(sb))
 			pctx.str = "double indirect block out of range";
+		else if (!ext2fs_has_feature_meta_bg(sb))
+			pctx.str = resize_layout(fs, d);
 	} else if (inode.i_block[EXT2_DIND_BLOCK] && inode.i_links_count &&
 		   !ext2fs_has_feature_meta_bg(sb)) {
 		pctx.str = "resize_inode is off but the inode has blocks";

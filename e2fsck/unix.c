@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "problem.h"
 #include "journal.h"
@@ -211,6 +212,54 @@ static void check_mount(struct fsck_ctx *ctx)
 	exit(FSCK_ERROR);
 }
 
+/*
+ * "Fixed" means fixed: after a run that repaired everything it found,
+ * check the file system again read-only (its output discarded).  If that
+ * check still finds problems the repairs did not hold: say so, and the
+ * exit code says errors are left.
+ */
+static int verify_repairs(const struct fsck_ctx *done, int rc)
+{
+	struct fsck_ctx v = { 0 };
+	int saved, null, vrc;
+
+	if (done->opt.mode == MODE_NO || done->opt.journal_only ||
+	    rc != FSCK_NONDESTRUCT)
+		return rc;
+	v.prog = done->prog;
+	v.now = done->now;
+	v.opt = done->opt;
+	v.opt.mode = MODE_NO;
+	v.opt.force = 1;
+	v.opt.superblock = 0;
+	v.opt.blocksize = 0;
+	v.opt.progress_fd = -1;
+	v.opt.timing = 0;
+	v.opt.verbose = 0;
+	fflush(stdout);
+	saved = dup(1);
+	null = open("/dev/null", O_WRONLY);
+	if (saved < 0 || null < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (null >= 0)
+			close(null);
+		return rc;
+	}
+	dup2(null, 1);
+	close(null);
+	vrc = fsck_run(&v);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	if (!vrc)
+		return rc;
+	printf("\n%s: a check after the repairs still finds problems: not "
+	       "everything was fixed (run e2fsck -fn to see what)\n",
+	       done->opt.device);
+	return rc | FSCK_UNCORRECTED;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_ctx ctx = { 0 };
@@ -221,7 +270,7 @@ int main(int argc, char **argv)
 	e2x_init_errors();
 	parse_args(&ctx, argc, argv);
 	check_mount(&ctx);
-	return fsck_run(&ctx);
+	return verify_repairs(&ctx, fsck_run(&ctx));
 }
 #endif
 
@@ -361,7 +410,22 @@ static int real_backup(ext2_filsys fs, blk64_t sb, unsigned int bs)
 	       ext2fs_group_first_block2(fs, 1) == sb &&
 	       (fs->super->s_rev_level == EXT2_GOOD_OLD_REV ||
 		fs->super->s_block_group_nr == 1) &&
-	       !fsck_super_contradiction(fs->super);
+	       !fsck_super_contradiction(fs->super) && !ext2fs_check_desc(fs);
+}
+
+/* Why the open primary superblock or its descriptors cannot be trusted
+ * while a backup may stand in for them, or NULL. */
+static const char *primary_distrust(ext2_filsys fs)
+{
+	const char *why = fsck_super_contradiction(fs->super);
+	errcode_t err;
+
+	if (why)
+		return why;
+	err = ext2fs_check_desc(fs);
+	if (err && err != EXT2_ET_NO_MEMORY)
+		return error_message(err);
+	return NULL;
 }
 
 /*
@@ -418,9 +482,10 @@ static int open_fs(struct fsck_ctx *ctx)
 	}
 	first = try_open(ctx, 0, 0, &ctx->fs);
 	if (!first) {
-		/* a primary that contradicts itself is used only when no
-		 * backup can stand in for it */
-		why = fsck_super_contradiction(ctx->fs->super);
+		/* a primary that contradicts itself or places group
+		 * metadata impossibly is used only when no backup can
+		 * stand in for it */
+		why = primary_distrust(ctx->fs);
 		if (!why)
 			goto done;
 		ext2fs_free(ctx->fs);
@@ -431,6 +496,8 @@ static int open_fs(struct fsck_ctx *ctx)
 		err = try_open(ctx, 0, 0, &ctx->fs);
 		if (err)
 			goto fail;
+		if (!fsck_super_contradiction(ctx->fs->super))
+			goto done;	/* the descriptor checks report it */
 		/* checked as it is, but nothing is written on its word */
 		ctx->fs_rw = 0;
 		pctx_clear(&pctx);

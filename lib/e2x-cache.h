@@ -81,7 +81,7 @@ errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
 typedef const char *(*e2x_guard_fn)(void *arg, uint64_t off, uint64_t len);
 extern io_manager e2x_guard_io_manager;
 void e2x_guard_policy(e2x_guard_fn fn, void *arg, FILE *log);
-/* Writes refused so far in this process. */
+/* Writes refused since the policy was last set. */
 unsigned long e2x_guard_refused(void);
 
 #endif

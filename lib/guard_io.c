@@ -31,6 +31,8 @@ void e2x_guard_policy(e2x_guard_fn fn, void *arg, FILE *log)
 	policy = fn;
 	policy_arg = arg;
 	policy_log = log;
+	if (fn)
+		refused = 0;
 }
 
 unsigned long e2x_guard_refused(void)

@@ -51,6 +51,8 @@ sb_number() {
 		f == "blocks_per_group" && /^Blocks per group:/ { print $4 }
 		f == "first_data_block" && /^First block:/ { print $3 }'
 }
+# the first descriptor block overwritten with a pattern (issue 13 case 5)
+gdt_garbage() { dbg "zap_block -p 0xa5 $(($(sb_number first_data_block) + 1))"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
