@@ -61,7 +61,7 @@ struct pass_time {
 	double seconds;
 };
 
-#define FSCK_MAX_PASSES 8
+#define FSCK_MAX_PASSES 10
 #define FSCK_QUOTA_TYPES 3	/* user, group, project */
 struct qmap;
 
@@ -122,6 +122,7 @@ struct fsck_ctx {
 	/* Misplaced group metadata (relocate.c). */
 	struct gm_move *moves;
 	size_t nmoves, moves_cap;
+	int resize_rebuild;		/* inode 7 cleared: make it after pass 5 */
 
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
 	struct fsck_ra *ra;		/* readahead advice (readahead.c) */
@@ -188,6 +189,7 @@ void fsck_relocate_note(struct fsck_ctx *ctx, dgrp_t g, enum e2x_group_meta k,
 int fsck_relocate_pending(struct fsck_ctx *ctx, dgrp_t g,
 			  enum e2x_group_meta k);
 void fsck_relocate(struct fsck_ctx *ctx);
+void fsck_resize_rebuild(struct fsck_ctx *ctx);
 void fsck_relocate_free(struct fsck_ctx *ctx);
 
 /* The passes. */

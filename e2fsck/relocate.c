@@ -104,6 +104,32 @@ void fsck_relocate(struct fsck_ctx *ctx)
 			move_one(ctx, &ctx->moves[i]);
 }
 
+/*
+ * The resize inode super.c cleared, made again now that pass 5 has made
+ * the block bitmap right (its double indirect block is allocated from
+ * it); not while problems remain that pass 5 held its repairs back for.
+ */
+void fsck_resize_rebuild(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+	errcode_t err;
+
+	if (!ctx->resize_rebuild || !ctx->fs_rw)
+		return;
+	ctx->resize_rebuild = 0;
+	pctx_clear(&pctx);
+	if (ctx->problems_unfixed) {
+		pctx.str = "earlier problems remain";
+		fix_problem(ctx, PR_0_RESIZE_REBUILD_FAILED, &pctx);
+		return;
+	}
+	err = e2x_resize_inode_rebuild(ctx->fs);
+	if (err) {
+		pctx.str = error_message(err);
+		fix_problem(ctx, PR_0_RESIZE_REBUILD_FAILED, &pctx);
+	}
+}
+
 void fsck_relocate_free(struct fsck_ctx *ctx)
 {
 	free(ctx->moves);

@@ -562,8 +562,16 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 		   !ext2fs_has_feature_meta_bg(sb)) {
 		pctx.str = "resize_inode is off but the inode has blocks";
 	}
-	if (pctx.str)
-		fix_problem(ctx, PR_0_RESIZE_INODE, &pctx);
+	if (!pctx.str || !fix_problem(ctx, PR_0_RESIZE_INODE, &pctx))
+		return;
+	/* cleared now, so pass 1 claims none of its blocks; made again
+	 * after pass 5 (relocate.c) */
+	if (e2x_resize_inode_clear(fs)) {
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
+		return;
+	}
+	ctx->resize_rebuild = ext2fs_has_feature_resize_inode(sb);
 }
 
 /* An internal journal's block map is backed up in s_jnl_blocks. */

@@ -592,6 +592,7 @@ static const struct pass_entry passes[] = {
 	{ "Pass 3: directory connectivity", pass3 },
 	{ "Pass 4: reference counts", pass4 },
 	{ "Pass 5: bitmaps and free counts", pass5 },
+	{ "Rebuilding the resize inode", fsck_resize_rebuild, 1 },
 };
 
 static void run_passes(struct fsck_ctx *ctx)

@@ -78,5 +78,11 @@ void e2x_group_meta_set(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
 errcode_t e2x_group_meta_move(ext2_filsys fs, dgrp_t g,
 			      enum e2x_group_meta k,
 			      ext2fs_block_bitmap used, blk64_t *newblk);
+/* The resize inode (inode 7): cleared to zeroes (i_version moved once),
+ * and made again from the reserved descriptor blocks once the block
+ * bitmap is right (its double indirect block is allocated from it; the
+ * rebuild does not move i_version: call it after the clear). */
+errcode_t e2x_resize_inode_clear(ext2_filsys fs);
+errcode_t e2x_resize_inode_rebuild(ext2_filsys fs);
 
 #endif /* E2X_EDIT_H */

@@ -53,6 +53,16 @@ sb_number() {
 }
 # the first descriptor block overwritten with a pattern (issue 13 case 5)
 gdt_garbage() { dbg "zap_block -p 0xa5 $(($(sb_number first_data_block) + 1))"; }
+# garbage in the resize inode's double indirect block, or in the first
+# reserved descriptor block past the backups it lists (issue 13 case 4)
+resize_dind_garbage() {
+	d=$("$ref_debugfs" -R "stat <7>" "$dimg" 2>/dev/null |
+		sed -n 's/.*(DIND):\([0-9]*\).*/\1/p')
+	[ -n "$d" ] && dbg "zap_block -o 100 -l 16 -p 0x5a $d"
+}
+resize_gdt_garbage() {
+	dbg "zap_block -o 100 -l 16 -p 0x5a $(($(sb_number first_data_block) + 2))"
+}
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
