@@ -63,6 +63,9 @@ resize_dind_garbage() {
 resize_gdt_garbage() {
 	dbg "zap_block -o 100 -l 16 -p 0x5a $(($(sb_number first_data_block) + 2))"
 }
+# the first journal descriptor block of a crashed image, its tags
+# overwritten (issue 13 case 6: keep what the reference keeps)
+jdesc_garbage() { dbg "zap_block -f <8> -o 12 -l 8 -p 0x5a 2"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
