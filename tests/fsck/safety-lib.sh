@@ -102,7 +102,10 @@ check_repair() {
 	refn=$?
 	contents "$dimg" "$work/after"
 	why=
-	if [ "$rc" -ge 8 ] && [ "$expect" = fixed ]; then
+	if [ "$rc" -ge 128 ] || [ "$ourn" -ge 128 ] ||
+		grep -q 'runtime error:\|AddressSanitizer' "$work/fy.log" "$work/fn.log"; then
+		why="crashed or a sanitizer report (exit $rc, then $ourn)"
+	elif [ "$rc" -ge 8 ] && [ "$expect" = fixed ]; then
 		why="-fy exit $rc"
 	elif [ "$rc" -le 1 ] && { [ $ourn != 0 ] || [ $refn != 0 ]; }; then
 		why="-fy exit $rc but afterwards our -fn $ourn, reference -fn $refn"
