@@ -71,6 +71,7 @@ struct fsck_ctx {
 	ext2_filsys fs;
 	int fs_rw;		/* opened read-write */
 	int used_backup_sb;	/* opened from a backup superblock */
+	blk64_t sb_blk;		/* ... at this block (0: the primary) */
 	time_t now;
 
 	/* Problem accounting (problem.c). */

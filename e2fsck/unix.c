@@ -429,6 +429,26 @@ static const char *primary_distrust(ext2_filsys fs)
 }
 
 /*
+ * The kernel never marks a backup superblock as needing recovery: with
+ * one, whether the internal journal holds a log to replay is the
+ * journal's own superblock to say (its log start is not 0).
+ */
+static int log_holds_data(ext2_filsys fs)
+{
+	struct e2x_journal_opts o = { 0 };
+	struct e2x_journal *j = NULL;
+	int live;
+
+	if (!ext2fs_has_feature_journal(fs->super) ||
+	    ext2fs_has_feature_journal_dev(fs->super) ||
+	    e2x_journal_load(fs, &o, &j))
+		return 0;
+	live = e2x_journal_super(j)->s_start != 0;
+	e2x_journal_free(j);
+	return live;
+}
+
+/*
  * The primary could not be used (WHY): check with the backup in group 1
  * instead, for each block size it may have.  0 when one is open.
  */
@@ -451,6 +471,10 @@ static int open_backup(struct fsck_ctx *ctx, const char *why)
 			pctx.str = why;
 			pctx.blk = sb;
 			ctx->used_backup_sb = 1;
+			ctx->sb_blk = sb;
+			if (log_holds_data(ctx->fs))
+				ext2fs_set_feature_journal_needs_recovery(
+					ctx->fs->super);
 			ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
 			if (!fix_problem(ctx, PR_0_OPEN_BACKUP, &pctx) &&
 			    ctx->fs_rw) {
@@ -478,6 +502,7 @@ static int open_fs(struct fsck_ctx *ctx)
 		if (err)
 			goto fail;
 		ctx->used_backup_sb = 1;
+		ctx->sb_blk = ctx->opt.superblock;
 		goto done;
 	}
 	first = try_open(ctx, 0, 0, &ctx->fs);
@@ -493,6 +518,7 @@ static int open_fs(struct fsck_ctx *ctx)
 		if (!open_backup(ctx, why))
 			goto done;
 		ctx->used_backup_sb = 0;
+		ctx->sb_blk = 0;
 		err = try_open(ctx, 0, 0, &ctx->fs);
 		if (err)
 			goto fail;
