@@ -84,7 +84,8 @@ lost() {
 }
 
 # check_repair NAME IMG EXPECT: run our -fy on IMG (damaged) and judge.
-# EXPECT is "fixed" (exit 1, both -fn clean afterwards) or "any" (the
+# EXPECT is "fixed" (exit 1, both -fn clean afterwards, every file the
+# reference's repair keeps kept too) or "any" (the
 # property run: exit 0/1 only when clean; else 4 or 8 with nothing lost
 # that the reference keeps).  Prints one line; returns 1 on a failure.
 check_repair() {
@@ -117,6 +118,11 @@ check_repair() {
 	comm -12 "$work/lost" "$work/refkept" >"$work/lost-kept"
 	n=$(wc -l <"$work/lost-kept")
 	[ "$n" = 0 ] || why="${why:+$why; }$n file(s) readable before are not after"
+	# a repair called complete keeps at least what the reference's keeps
+	if [ "$expect" = fixed ]; then
+		n=$(lost "$work/refkept" "$work/after" | wc -l)
+		[ "$n" = 0 ] || why="${why:+$why; }$n file(s) the reference's repair keeps are not kept"
+	fi
 	if [ -s "$work/writes" ] && grep -q '^REFUSED' "$work/writes"; then
 		why="${why:+$why; }the write guard refused: $(grep -m1 '^REFUSED' "$work/writes")"
 	fi
