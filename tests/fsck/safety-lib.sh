@@ -103,9 +103,9 @@ check_repair() {
 	refn=$?
 	contents "$dimg" "$work/after"
 	why=
-	if [ "$rc" -ge 128 ] || [ "$ourn" -ge 128 ] ||
+	if [ "$rc" -ge 16 ] || [ "$ourn" -ge 16 ] ||
 		grep -q 'runtime error:\|AddressSanitizer' "$work/fy.log" "$work/fn.log"; then
-		why="crashed or a sanitizer report (exit $rc, then $ourn)"
+		why="crashed, did not run or a sanitizer report (exit $rc, then $ourn)"
 	elif [ "$rc" -ge 8 ] && [ "$expect" = fixed ]; then
 		why="-fy exit $rc"
 	elif [ "$rc" -le 1 ] && { [ $ourn != 0 ] || [ $refn != 0 ]; }; then
