@@ -61,7 +61,7 @@ struct pass_time {
 	double seconds;
 };
 
-#define FSCK_MAX_PASSES 8
+#define FSCK_MAX_PASSES 10
 #define FSCK_QUOTA_TYPES 3	/* user, group, project */
 struct qmap;
 
@@ -71,6 +71,7 @@ struct fsck_ctx {
 	ext2_filsys fs;
 	int fs_rw;		/* opened read-write */
 	int used_backup_sb;	/* opened from a backup superblock */
+	blk64_t sb_blk;		/* ... at this block (0: the primary) */
 	time_t now;
 
 	/* Problem accounting (problem.c). */
@@ -117,6 +118,15 @@ struct fsck_ctx {
 	int have_jres;
 	struct e2x_overlay *overlay;	/* -n: the fs is read through it */
 	struct e2x_overlay *own_overlay; /* one journal.c created */
+
+	/* The write guard (guard.c): blocks proved to be metadata. */
+	ext2fs_block_bitmap guard_meta;
+	FILE *guard_log;
+
+	/* Misplaced group metadata (relocate.c). */
+	struct gm_move *moves;
+	size_t nmoves, moves_cap;
+	int resize_rebuild;		/* inode 7 cleared: make it after pass 5 */
 
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
 	struct fsck_ra *ra;		/* readahead advice (readahead.c) */
@@ -168,6 +178,23 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
+/* What makes superblock SB contradict itself, or NULL (super.c). */
+const char *fsck_super_contradiction(const struct ext2_super_block *sb);
+
+/* guard.c: the write guard's policy over every writable open. */
+void fsck_guard_start(struct fsck_ctx *ctx);
+errcode_t fsck_guard_map(struct fsck_ctx *ctx);
+void fsck_guard_stop(struct fsck_ctx *ctx);
+
+/* relocate.c: misplaced bitmaps and inode tables, moved after pass 1. */
+struct gm_move;
+void fsck_relocate_note(struct fsck_ctx *ctx, dgrp_t g, enum e2x_group_meta k,
+			int fix);
+int fsck_relocate_pending(struct fsck_ctx *ctx, dgrp_t g,
+			  enum e2x_group_meta k);
+void fsck_relocate(struct fsck_ctx *ctx);
+void fsck_resize_rebuild(struct fsck_ctx *ctx);
+void fsck_relocate_free(struct fsck_ctx *ctx);
 
 /* The stored bitmaps, loaded in the form pass 1 chose (pass5.c). */
 errcode_t fsck_read_bitmaps(struct fsck_ctx *ctx);

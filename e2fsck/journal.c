@@ -31,7 +31,7 @@ static int open_flags(struct fsck_ctx *ctx, int rw)
 
 	if (rw)
 		flags |= EXT2_FLAG_RW;
-	if (ctx->opt.superblock)
+	if (ctx->sb_blk)
 		flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	return flags;
 }
@@ -39,8 +39,8 @@ static int open_flags(struct fsck_ctx *ctx, int rw)
 /* Reopen the file system: over OV when given (writes stay in memory). */
 static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
 {
-	unsigned int bs = ctx->opt.superblock ? ctx->fs->blocksize : 0;
-	blk64_t sb = ctx->opt.superblock;
+	unsigned int bs = ctx->sb_blk ? ctx->fs->blocksize : 0;
+	blk64_t sb = ctx->sb_blk;
 	errcode_t err;
 
 	ext2fs_close_free(&ctx->fs);
@@ -51,7 +51,10 @@ static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
 		err = ext2fs_open2(ctx->opt.device, NULL,
 				   open_flags(ctx, ctx->fs_rw) |
 					   (ctx->fs_rw ? EXT2_FLAG_EXCLUSIVE : 0),
-				   sb, bs, unix_io_manager, &ctx->fs);
+				   sb, bs,
+				   ctx->fs_rw ? e2x_guard_io_manager :
+						unix_io_manager,
+				   &ctx->fs);
 	if (err)
 		fprintf(stderr, "%s: cannot reopen %s: %s\n", ctx->prog,
 			ctx->opt.device, error_message(err));

@@ -94,31 +94,40 @@ static void cmp_step(struct fsck_ctx *ctx, struct cmp_run *r, uint64_t u,
 	r->start = u;
 }
 
+/*
+ * Bits [U, U + N) of an inode (INODES) or block bitmap into OUT.  OUT is
+ * cleared first: libext2fs 1.47 returns success without touching OUT when
+ * an rbtree bitmap has no bit set (a zeroed bitmap block reads as one), and
+ * a reused buffer would then compare as the previous chunk or group.
+ */
+static errcode_t bitmap_range(ext2fs_generic_bitmap map, int inodes,
+			      uint64_t u, size_t n, unsigned char *out)
+{
+	memset(out, 0, (n + 7) / 8);
+	if (inodes)
+		return ext2fs_get_inode_bitmap_range2(map, u, n, out);
+	return ext2fs_get_block_bitmap_range2(map, u, n, out);
+}
+
 /* Bits [U, U + N) of the computed (WHICH 0) or stored (1) bitmap. */
 static void get_chunk(struct fsck_ctx *ctx, int inodes, int which,
 		      uint64_t u, size_t n, unsigned char *out)
 {
 	ext2_filsys fs = ctx->fs;
-	errcode_t err;
+	ext2fs_generic_bitmap map;
 	size_t i;
 
 	if (inodes)
-		err = ext2fs_get_inode_bitmap_range2(
-			which ? fs->inode_map : ctx->inode_used, u, n, out);
+		map = which ? fs->inode_map : ctx->inode_used;
 	else
-		err = ext2fs_get_block_bitmap_range2(
-			which ? fs->block_map : ctx->block_found, u, n, out);
-	if (!err)
+		map = which ? fs->block_map : ctx->block_found;
+	if (!bitmap_range(map, inodes, u, n, out))
 		return;
 	memset(out, 0, (n + 7) / 8);
 	for (i = 0; i < n; i++) {
-		int set = inodes ?
-			ext2fs_test_inode_bitmap2(which ? fs->inode_map :
-							  ctx->inode_used,
-						  u + i) :
-			ext2fs_test_block_bitmap2(which ? fs->block_map :
-							  ctx->block_found,
-						  EXT2FS_C2B(fs, u + i));
+		int set = inodes ? ext2fs_test_inode_bitmap2(map, u + i) :
+				   ext2fs_test_block_bitmap2(
+					   map, EXT2FS_C2B(fs, u + i));
 
 		if (set)
 			out[i / 8] |= 1 << (i % 8);
@@ -211,19 +220,18 @@ static void check_bitmap_csums(struct fsck_ctx *ctx)
 		pctx_clear(&pctx);
 		pctx.group = g;
 		if (!ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT)) {
-			ext2fs_get_block_bitmap_range2(
-				fs->block_map,
-				EXT2FS_B2C(fs, ext2fs_group_first_block2(fs, g)),
-				bsize * 8, buf);
+			bitmap_range(fs->block_map, 0,
+				     EXT2FS_B2C(fs,
+						ext2fs_group_first_block2(fs, g)),
+				     bsize * 8, (unsigned char *)buf);
 			if (!fsck_bitmap_csum_ok(fs, g, 0, buf, bsize) &&
 			    fix_problem(ctx, PR_5_BLOCK_BITMAP_CSUM, &pctx))
 				ext2fs_mark_bb_dirty(fs);
 		}
 		if (!ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)) {
-			ext2fs_get_inode_bitmap_range2(
-				fs->inode_map,
-				g * fs->super->s_inodes_per_group + 1,
-				isize * 8, buf);
+			bitmap_range(fs->inode_map, 1,
+				     g * fs->super->s_inodes_per_group + 1,
+				     isize * 8, (unsigned char *)buf);
 			if (!fsck_bitmap_csum_ok(fs, g, 1, buf, isize) &&
 			    fix_problem(ctx, PR_5_INODE_BITMAP_CSUM, &pctx))
 				ext2fs_mark_ib_dirty(fs);

@@ -57,6 +57,39 @@ static uint64_t groups_free(ext2_filsys fs, int blocks)
 	return n > max ? max : n;
 }
 
+/*
+ * Fields of a superblock that cannot all be true at once: a superblock
+ * saying so is damaged, whatever its checksum says, and is not trusted
+ * while a backup can stand in for it.  What is wrong, or NULL.
+ */
+const char *fsck_super_contradiction(const struct ext2_super_block *sb)
+{
+	unsigned int isize = sb->s_inode_size;
+	unsigned int bsize;
+
+	if (sb->s_log_block_size > EXT2_MAX_BLOCK_LOG_SIZE -
+					   EXT2_MIN_BLOCK_LOG_SIZE)
+		return "block size";
+	bsize = EXT2_MIN_BLOCK_SIZE << sb->s_log_block_size;
+	if (sb->s_rev_level == EXT2_GOOD_OLD_REV) {
+		if (sb->s_feature_compat || sb->s_feature_incompat ||
+		    sb->s_feature_ro_compat)
+			return "revision 0 with feature flags";
+		if (isize > EXT2_GOOD_OLD_INODE_SIZE)
+			return "revision 0 with large inodes";
+		return NULL;
+	}
+	if (isize < EXT2_GOOD_OLD_INODE_SIZE || isize > bsize ||
+	    (isize & (isize - 1)))
+		return "inode size";
+	if (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO)
+		return "first inode";
+	if ((sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    sb->s_checksum_type != EXT2_CRC32C_CHKSUM)
+		return "checksum type";
+	return NULL;
+}
+
 /* The layout every bitmap read relies on (libext2fs overruns its buffers
  * on others): the first data block and the clusters per group. */
 int fsck_geometry_sane(ext2_filsys fs)
@@ -179,35 +212,67 @@ static void meta_range(ext2_filsys fs, dgrp_t g, blk64_t *lo, blk64_t *hi)
 	}
 }
 
-static int check_gd_location(struct fsck_ctx *ctx, dgrp_t g)
+static const problem_t out_of_range[E2X_GM_KINDS] = {
+	PR_0_GD_BLOCK_BITMAP, PR_0_GD_INODE_BITMAP, PR_0_GD_INODE_TABLE
+};
+static const char *const meta_name[E2X_GM_KINDS] = {
+	"block bitmap", "inode bitmap", "inode table"
+};
+
+/*
+ * Group G's metadata K: in its range and on blocks no other metadata
+ * owns (OWNED, per block), it is claimed there; otherwise it is reported
+ * and noted for relocation (relocate.c), and from now on the descriptor
+ * points nowhere.
+ */
+static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
+		       dgrp_t g, enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
+	blk64_t b = e2x_group_meta_loc(fs, g, k);
+	blk64_t n = e2x_group_meta_len(fs, k), lo, hi;
 	struct problem_ctx pctx;
-	blk64_t lo, hi, b;
-	int bad = 0;
+	problem_t code;
 
 	meta_range(fs, g, &lo, &hi);
+	if (b < lo || b > hi || hi - b < n - 1)
+		code = out_of_range[k];
+	else if (!ext2fs_test_block_bitmap_range2(owned, b, n))
+		code = PR_0_GD_OVERLAP;
+	else {
+		ext2fs_mark_block_bitmap_range2(owned, b, n);
+		return;
+	}
 	pctx_clear(&pctx);
 	pctx.group = g;
-	b = ext2fs_block_bitmap_loc(fs, g);
-	if (b < lo || b > hi) {
-		pctx.blk = b;
-		fix_problem(ctx, PR_0_GD_BLOCK_BITMAP, &pctx);
-		bad = 1;
+	pctx.blk = b;
+	pctx.str = meta_name[k];
+	fsck_relocate_note(ctx, g, k, fix_problem(ctx, code, &pctx));
+}
+
+/*
+ * Every block has at most one owner: superblocks and descriptors first,
+ * then the inode tables (they hold the inodes: kept where they are when
+ * they can be), then the bitmaps (pass 5 rebuilds them wherever they go).
+ * The map of owners is the one the write guard allows (guard.c).
+ */
+static void check_placement(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	static const enum e2x_group_meta order[E2X_GM_KINDS] = {
+		E2X_GM_INODE_TABLE, E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
+	};
+	dgrp_t g;
+	int i;
+
+	if (fsck_guard_map(ctx)) {
+		ctx->abort = 1;
+		ctx->exit_extra |= FSCK_ERROR;
+		return;
 	}
-	b = ext2fs_inode_bitmap_loc(fs, g);
-	if (b < lo || b > hi) {
-		pctx.blk = b;
-		fix_problem(ctx, PR_0_GD_INODE_BITMAP, &pctx);
-		bad = 1;
-	}
-	b = ext2fs_inode_table_loc(fs, g);
-	if (b < lo || b > hi || b + fs->inode_blocks_per_group - 1 > hi) {
-		pctx.blk = b;
-		fix_problem(ctx, PR_0_GD_INODE_TABLE, &pctx);
-		bad = 1;
-	}
-	return bad;
+	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
+		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
+			place_meta(ctx, ctx->guard_meta, g, order[i]);
 }
 
 static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)
@@ -276,61 +341,16 @@ static void check_gd_csum(struct fsck_ctx *ctx, dgrp_t g)
 	}
 }
 
-/* Bitmaps and tables of different groups must not share blocks (checked
- * per block, so bigalloc groups sharing a cluster are fine). */
-static void check_overlaps(struct fsck_ctx *ctx)
-{
-	ext2_filsys fs = ctx->fs;
-	struct problem_ctx pctx;
-	ext2fs_block_bitmap seen = NULL;
-	blk64_t total = ext2fs_blocks_count(fs->super);
-	dgrp_t g;
-
-	if (fs->cluster_ratio_bits)
-		return;
-	if (ext2fs_allocate_block_bitmap(fs, "metadata overlap", &seen))
-		return;
-	for (g = 0; g < fs->group_desc_count; g++)
-		ext2fs_reserve_super_and_bgd(fs, g, seen);
-	for (g = 0; g < fs->group_desc_count; g++) {
-		blk64_t loc[3] = { ext2fs_block_bitmap_loc(fs, g),
-				   ext2fs_inode_bitmap_loc(fs, g),
-				   ext2fs_inode_table_loc(fs, g) };
-		static const char *const what[3] = {
-			"block bitmap", "inode bitmap", "inode table" };
-		int i;
-
-		for (i = 0; i < 3; i++) {
-			blk64_t n = i == 2 ? fs->inode_blocks_per_group : 1;
-			blk64_t b = loc[i];
-
-			if (b < fs->super->s_first_data_block || b + n > total)
-				continue;
-			if (ext2fs_test_block_bitmap_range2(seen, b, n)) {
-				ext2fs_mark_block_bitmap_range2(seen, b, n);
-				continue;
-			}
-			pctx_clear(&pctx);
-			pctx.group = g;
-			pctx.blk = b;
-			pctx.str = what[i];
-			fix_problem(ctx, PR_0_GD_OVERLAP, &pctx);
-		}
-	}
-	ext2fs_free_block_bitmap(seen);
-}
-
 static void check_groups(struct fsck_ctx *ctx)
 {
 	dgrp_t g;
 
 	for (g = 0; g < ctx->fs->group_desc_count && !ctx->abort; g++) {
 		check_gd_csum(ctx, g);
-		check_gd_location(ctx, g);
 		check_gd_counts(ctx, g);
 	}
 	if (!ctx->abort)
-		check_overlaps(ctx);
+		check_placement(ctx);
 }
 
 /* Geometry of the first backup must match the primary. */
@@ -380,6 +400,70 @@ static void check_backup(struct fsck_ctx *ctx)
 	}
 out:
 	ext2fs_free_mem(&buf);
+}
+
+/*
+ * The resize inode's double indirect block lists the reserved descriptor
+ * blocks that follow group 0's descriptors (the Nth of them at entry
+ * (descriptor blocks + N) modulo the entries a block holds: the places
+ * the descriptors will take as the file system grows), and each of them
+ * lists, one by one, its
+ * copies in the later groups that hold a superblock backup.  What does
+ * not match, or NULL.
+ */
+static const char *resize_layout(ext2_filsys fs, blk64_t dind)
+{
+	unsigned int per = fs->blocksize / 4, i, k;
+	blk64_t sb_blk, old_desc, new_desc, gdt;
+	const char *why = NULL;
+	__u32 *d = NULL, *ind = NULL;
+	blk_t used;
+	dgrp_t g;
+
+	if (ext2fs_super_and_bgd_loc2(fs, 0, &sb_blk, &old_desc, &new_desc,
+				      &used) || !old_desc)
+		return NULL;
+	gdt = old_desc + fs->desc_blocks;
+	if (ext2fs_get_mem(fs->blocksize, &d) ||
+	    ext2fs_get_mem(fs->blocksize, &ind)) {
+		why = NULL;
+		goto out;
+	}
+	if (io_channel_read_blk64(fs->io, dind, 1, d)) {
+		why = "double indirect block unreadable";
+		goto out;
+	}
+	for (i = 0; i < fs->super->s_reserved_gdt_blocks && !why; i++) {
+		blk64_t r = gdt + i;
+
+		if (ext2fs_le32_to_cpu(d[(fs->desc_blocks + i) % per]) != r) {
+			why = "double indirect block does not list the "
+			      "reserved descriptor blocks";
+			break;
+		}
+		if (io_channel_read_blk64(fs->io, r, 1, ind)) {
+			why = "reserved descriptor block unreadable";
+			break;
+		}
+		for (g = 1, k = 0; g < fs->group_desc_count && k < per; g++) {
+			if (!ext2fs_bg_has_super(fs, g))
+				continue;
+			if (ext2fs_le32_to_cpu(ind[k++]) !=
+			    r + (blk64_t)g * fs->super->s_blocks_per_group) {
+				why = "reserved descriptor block lists wrong "
+				      "backups";
+				break;
+			}
+		}
+		for (; k < per && !why; k++)
+			if (ind[k])
+				why = "reserved descriptor block lists "
+				      "backups that do not exist";
+	}
+out:
+	ext2fs_free_mem(&d);
+	ext2fs_free_mem(&ind);
+	return why;
 }
 
 /* Quota inode numbers must name regular files in use. */
@@ -472,12 +556,22 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 		else if (d < sb->s_first_data_block ||
 			 d >= ext2fs_blocks_count(sb))
 			pctx.str = "double indirect block out of range";
+		else if (!ext2fs_has_feature_meta_bg(sb))
+			pctx.str = resize_layout(fs, d);
 	} else if (inode.i_block[EXT2_DIND_BLOCK] && inode.i_links_count &&
 		   !ext2fs_has_feature_meta_bg(sb)) {
 		pctx.str = "resize_inode is off but the inode has blocks";
 	}
-	if (pctx.str)
-		fix_problem(ctx, PR_0_RESIZE_INODE, &pctx);
+	if (!pctx.str || !fix_problem(ctx, PR_0_RESIZE_INODE, &pctx))
+		return;
+	/* cleared now, so pass 1 claims none of its blocks; made again
+	 * after pass 5 (relocate.c) */
+	if (e2x_resize_inode_clear(fs)) {
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
+		return;
+	}
+	ctx->resize_rebuild = ext2fs_has_feature_resize_inode(sb);
 }
 
 /* An internal journal's block map is backed up in s_jnl_blocks. */
@@ -505,25 +599,39 @@ static void check_journal_backup(struct fsck_ctx *ctx)
 	ext2fs_mark_super_dirty(fs);
 }
 
-static void check_extra_isize_fields(struct fsck_ctx *ctx)
+/*
+ * The kernel refuses to mount with either extra inode size past the
+ * inode's room (or not a multiple of 4); the repair sets it to what
+ * mke2fs gives, the room a large inode's fixed fields need.
+ */
+static void check_extra_isize_field(struct fsck_ctx *ctx, __u16 *field,
+				    const char *what)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
 	unsigned int room = EXT2_INODE_SIZE(sb) - EXT2_GOOD_OLD_INODE_SIZE;
+	unsigned int want = sizeof(struct ext2_inode_large) -
+			    EXT2_GOOD_OLD_INODE_SIZE;
 	struct problem_ctx pctx;
+
+	if (*field <= room && !(*field & 3))
+		return;
+	pctx_clear(&pctx);
+	pctx.str = what;
+	pctx.num = *field;
+	if (fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx)) {
+		*field = want < room ? want : room;
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
+}
+
+static void check_extra_isize_fields(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
 
 	if (EXT2_INODE_SIZE(sb) <= EXT2_GOOD_OLD_INODE_SIZE)
 		return;
-	pctx_clear(&pctx);
-	if (sb->s_min_extra_isize > room || (sb->s_min_extra_isize & 3)) {
-		pctx.str = "minimum";
-		pctx.num = sb->s_min_extra_isize;
-		fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx);
-	}
-	if (sb->s_want_extra_isize > room || (sb->s_want_extra_isize & 3)) {
-		pctx.str = "wanted";
-		pctx.num = sb->s_want_extra_isize;
-		fix_problem(ctx, PR_0_EXTRA_ISIZE, &pctx);
-	}
+	check_extra_isize_field(ctx, &sb->s_min_extra_isize, "minimum");
+	check_extra_isize_field(ctx, &sb->s_want_extra_isize, "wanted");
 }
 
 /* The MMP block must be in range and carry its magic and checksum. */

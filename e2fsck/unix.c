@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "problem.h"
 #include "journal.h"
@@ -211,6 +212,54 @@ static void check_mount(struct fsck_ctx *ctx)
 	exit(FSCK_ERROR);
 }
 
+/*
+ * "Fixed" means fixed: after a run that repaired everything it found,
+ * check the file system again read-only (its output discarded).  If that
+ * check still finds problems the repairs did not hold: say so, and the
+ * exit code says errors are left.
+ */
+static int verify_repairs(const struct fsck_ctx *done, int rc)
+{
+	struct fsck_ctx v = { 0 };
+	int saved, null, vrc;
+
+	if (done->opt.mode == MODE_NO || done->opt.journal_only ||
+	    rc != FSCK_NONDESTRUCT)
+		return rc;
+	v.prog = done->prog;
+	v.now = done->now;
+	v.opt = done->opt;
+	v.opt.mode = MODE_NO;
+	v.opt.force = 1;
+	v.opt.superblock = 0;
+	v.opt.blocksize = 0;
+	v.opt.progress_fd = -1;
+	v.opt.timing = 0;
+	v.opt.verbose = 0;
+	fflush(stdout);
+	saved = dup(1);
+	null = open("/dev/null", O_WRONLY);
+	if (saved < 0 || null < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (null >= 0)
+			close(null);
+		return rc;
+	}
+	dup2(null, 1);
+	close(null);
+	vrc = fsck_run(&v);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	if (!vrc)
+		return rc;
+	printf("\n%s: a check after the repairs still finds problems: not "
+	       "everything was fixed (run e2fsck -fn to see what)\n",
+	       done->opt.device);
+	return rc | FSCK_UNCORRECTED;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_ctx ctx = { 0 };
@@ -221,7 +270,7 @@ int main(int argc, char **argv)
 	e2x_init_errors();
 	parse_args(&ctx, argc, argv);
 	check_mount(&ctx);
-	return fsck_run(&ctx);
+	return verify_repairs(&ctx, fsck_run(&ctx));
 }
 #endif
 
@@ -241,7 +290,9 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 	if (sb)
 		flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	return ext2fs_open2(ctx->opt.device, NULL, flags, sb, bs,
-			    unix_io_manager, fsp);
+			    (flags & EXT2_FLAG_RW) ? e2x_guard_io_manager :
+						     unix_io_manager,
+			    fsp);
 }
 
 /*
@@ -301,7 +352,7 @@ static int open_tolerant(struct fsck_ctx *ctx)
 		return -1;
 	if (ctx->opt.mode != MODE_NO)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, unix_io_manager,
+	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, e2x_guard_io_manager,
 			 &ctx->fs))
 		return -1;
 	sb = ctx->fs->super;
@@ -347,12 +398,103 @@ static int fatal_open_error(errcode_t err)
 	       err == EXT2_ET_RO_UNSUPP_FEATURE || err == ENOMEM;
 }
 
+/*
+ * A backup superblock opened at block SB with block size BS is one when
+ * it says so itself: that block size, group 1's first block there, and
+ * (dynamic revision) group number 1.  Copies of the primary elsewhere (a
+ * journal block logging it, a file holding an image) are not.
+ */
+static int real_backup(ext2_filsys fs, blk64_t sb, unsigned int bs)
+{
+	return fs->blocksize == bs && fs->group_desc_count > 1 &&
+	       ext2fs_group_first_block2(fs, 1) == sb &&
+	       (fs->super->s_rev_level == EXT2_GOOD_OLD_REV ||
+		fs->super->s_block_group_nr == 1) &&
+	       !fsck_super_contradiction(fs->super) && !ext2fs_check_desc(fs);
+}
+
+/* Why the open primary superblock or its descriptors cannot be trusted
+ * while a backup may stand in for them, or NULL. */
+static const char *primary_distrust(ext2_filsys fs)
+{
+	const char *why = fsck_super_contradiction(fs->super);
+	errcode_t err;
+
+	if (why)
+		return why;
+	err = ext2fs_check_desc(fs);
+	if (err && err != EXT2_ET_NO_MEMORY)
+		return error_message(err);
+	return NULL;
+}
+
+/*
+ * The kernel never marks a backup superblock as needing recovery: with
+ * one, whether the internal journal holds a log to replay is the
+ * journal's own superblock to say (its log start is not 0).
+ */
+static int log_holds_data(ext2_filsys fs)
+{
+	struct e2x_journal_opts o = { 0 };
+	struct e2x_journal *j = NULL;
+	int live;
+
+	if (!ext2fs_has_feature_journal(fs->super) ||
+	    ext2fs_has_feature_journal_dev(fs->super) ||
+	    e2x_journal_load(fs, &o, &j))
+		return 0;
+	live = e2x_journal_super(j)->s_start != 0;
+	e2x_journal_free(j);
+	return live;
+}
+
+/*
+ * The primary could not be used (WHY): check with the backup in group 1
+ * instead, for each block size it may have.  0 when one is open.
+ */
+static int open_backup(struct fsck_ctx *ctx, const char *why)
+{
+	struct problem_ctx pctx;
+	unsigned int bs;
+
+	for (bs = ctx->opt.blocksize ? ctx->opt.blocksize : 1024;
+	     bs <= 65536; bs <<= 1) {
+		blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
+
+		if (!try_open(ctx, sb, bs, &ctx->fs)) {
+			if (!real_backup(ctx->fs, sb, bs)) {
+				ext2fs_free(ctx->fs);
+				ctx->fs = NULL;
+				continue;
+			}
+			pctx_clear(&pctx);
+			pctx.str = why;
+			pctx.blk = sb;
+			ctx->used_backup_sb = 1;
+			ctx->sb_blk = sb;
+			if (log_holds_data(ctx->fs))
+				ext2fs_set_feature_journal_needs_recovery(
+					ctx->fs->super);
+			ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+			if (!fix_problem(ctx, PR_0_OPEN_BACKUP, &pctx) &&
+			    ctx->fs_rw) {
+				ext2fs_close_free(&ctx->fs);
+				return -1;
+			}
+			return 0;
+		}
+		if (ctx->opt.blocksize)
+			break;
+	}
+	return -1;
+}
+
 /* Returns 0 with ctx->fs open, -1 (reported) when nothing can be opened. */
 static int open_fs(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
+	const char *why;
 	errcode_t err, first;
-	unsigned int bs;
 
 	if (ctx->opt.superblock) {
 		err = open_at(ctx, ctx->opt.superblock, ctx->opt.blocksize,
@@ -360,38 +502,42 @@ static int open_fs(struct fsck_ctx *ctx)
 		if (err)
 			goto fail;
 		ctx->used_backup_sb = 1;
+		ctx->sb_blk = ctx->opt.superblock;
 		goto done;
 	}
 	first = try_open(ctx, 0, 0, &ctx->fs);
-	if (!first)
-		goto done;
+	if (!first) {
+		/* a primary that contradicts itself or places group
+		 * metadata impossibly is used only when no backup can
+		 * stand in for it */
+		why = primary_distrust(ctx->fs);
+		if (!why)
+			goto done;
+		ext2fs_free(ctx->fs);
+		ctx->fs = NULL;
+		if (!open_backup(ctx, why))
+			goto done;
+		ctx->used_backup_sb = 0;
+		ctx->sb_blk = 0;
+		err = try_open(ctx, 0, 0, &ctx->fs);
+		if (err)
+			goto fail;
+		if (!fsck_super_contradiction(ctx->fs->super))
+			goto done;	/* the descriptor checks report it */
+		/* checked as it is, but nothing is written on its word */
+		ctx->fs_rw = 0;
+		pctx_clear(&pctx);
+		pctx.str = why;
+		fix_problem(ctx, PR_0_SB_CONTRADICTS, &pctx);
+		return 0;
+	}
 	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !open_tolerant(ctx))
 		goto done;
 	err = first;
 	if (fatal_open_error(first))
 		goto fail;
-	/* Group 1 holds the first backup: 8 * blocksize blocks per group. */
-	for (bs = ctx->opt.blocksize ? ctx->opt.blocksize : 1024;
-	     bs <= 65536; bs <<= 1) {
-		blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
-
-		if (!try_open(ctx, sb, bs, &ctx->fs)) {
-			pctx_clear(&pctx);
-			pctx.str = error_message(first);
-			pctx.blk = sb;
-			ctx->used_backup_sb = 1;
-			if (!fix_problem(ctx, PR_0_OPEN_BACKUP, &pctx) &&
-			    ctx->fs_rw) {
-				ext2fs_close_free(&ctx->fs);
-				err = first;
-				goto fail;
-			}
-			goto done;
-		}
-		if (ctx->opt.blocksize)
-			break;
-	}
-	err = first;
+	if (!open_backup(ctx, error_message(first)))
+		goto done;
 fail:
 	fprintf(stderr, "%s: cannot open %s as an ext2/3/4 file system: %s\n",
 		ctx->prog, ctx->opt.device, error_message(err));
@@ -460,16 +606,19 @@ static double now_seconds(void)
 struct pass_entry {
 	const char *name;
 	void (*run)(struct fsck_ctx *ctx);
+	int quiet;		/* no heading (steps the reference does not name) */
 };
 
 static const struct pass_entry passes[] = {
 	{ "Superblock and group descriptors", check_super },
 	{ "Pass 1: inodes, blocks and sizes", pass1 },
-	{ "Pass 1b: blocks claimed twice", pass1b },
+	{ "Pass 1b: blocks claimed twice", pass1b, 1 },
+	{ "Relocating group metadata", fsck_relocate, 1 },
 	{ "Pass 2: directory structure", pass2 },
 	{ "Pass 3: directory connectivity", pass3 },
 	{ "Pass 4: reference counts", pass4 },
 	{ "Pass 5: bitmaps and free counts", pass5 },
+	{ "Rebuilding the resize inode", fsck_resize_rebuild, 1 },
 };
 
 /* Times a repair may send the check back to pass 1 in one run. */
@@ -495,7 +644,7 @@ static void run_passes(struct fsck_ctx *ctx)
 
 		if (ctx->abort)
 			break;
-		if (ctx->opt.mode != MODE_PREEN && i != 2)
+		if (ctx->opt.mode != MODE_PREEN && !passes[i].quiet)
 			printf("%s\n", passes[i].name);
 		passes[i].run(ctx);
 		if (ctx->ntimes < FSCK_MAX_PASSES) {
@@ -590,13 +739,17 @@ int fsck_run(struct fsck_ctx *ctx)
 	errcode_t err;
 	int rc;
 
-	if (open_fs(ctx) || check_features(ctx))
+	fsck_guard_start(ctx);
+	if (open_fs(ctx) || check_features(ctx)) {
+		fsck_guard_stop(ctx);
 		return FSCK_ERROR;
+	}
 
 	if (fsck_journal_startup(ctx)) {
 		if (ctx->fs)
 			ext2fs_close_free(&ctx->fs);
 		fsck_journal_release(ctx);
+		fsck_guard_stop(ctx);
 		return FSCK_ERROR | ctx->exit_extra;
 	}
 	if (ctx->opt.journal_only)
@@ -626,6 +779,7 @@ close:
 		ctx->exit_extra |= FSCK_ERROR;
 	}
 	fsck_journal_release(ctx);
+	fsck_guard_stop(ctx);
 	if (ctx->opt.timing)
 		print_times(ctx, now_seconds() - t0);
 	rc = ctx->exit_extra;

@@ -85,4 +85,30 @@ errcode_t e2x_xattr_get(ext2_filsys fs, ext2_ino_t ino, const char *name,
 errcode_t e2x_xattr_remove(ext2_filsys fs, ext2_ino_t ino, const char *name,
 			   int flags);
 
+/* group_meta.c --- a group's block bitmap, inode bitmap or inode table
+ * (kind K) and the repair that moves it to blocks free in USED. */
+enum e2x_group_meta {
+	E2X_GM_BLOCK_BITMAP,
+	E2X_GM_INODE_BITMAP,
+	E2X_GM_INODE_TABLE,
+	E2X_GM_KINDS
+};
+blk64_t e2x_group_meta_len(ext2_filsys fs, enum e2x_group_meta k);
+blk64_t e2x_group_meta_loc(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k);
+void e2x_group_meta_set(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
+			blk64_t blk);
+/* Move group G's K to zeroed blocks free in USED (a cluster bitmap; the
+ * group's own blocks first, any group's with flex_bg), mark them in USED
+ * and point the descriptor there (checksum set, superblock dirty).  The
+ * old blocks are not touched.  EXT2_ET_BLOCK_ALLOC_FAIL when no room. */
+errcode_t e2x_group_meta_move(ext2_filsys fs, dgrp_t g,
+			      enum e2x_group_meta k,
+			      ext2fs_block_bitmap used, blk64_t *newblk);
+/* The resize inode (inode 7): cleared to zeroes (i_version moved once),
+ * and made again from the reserved descriptor blocks once the block
+ * bitmap is right (its double indirect block is allocated from it; the
+ * rebuild does not move i_version: call it after the clear). */
+errcode_t e2x_resize_inode_clear(ext2_filsys fs);
+errcode_t e2x_resize_inode_rebuild(ext2_filsys fs);
+
 #endif /* E2X_EDIT_H */

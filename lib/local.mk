@@ -107,7 +107,8 @@ e2xinclude_HEADERS += lib/e2x-itree.h
 # Write-back block cache io_manager over unix_io (e2x-cache.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-cache.h \
-	lib/cache_io.c
+	lib/cache_io.c \
+	lib/guard_io.c
 e2xinclude_HEADERS += lib/e2x-cache.h
 
 # Single edits for debugfs and test builders (e2x-edit.h).
@@ -116,7 +117,8 @@ lib_libe2x_la_SOURCES += \
 	lib/dir_edit.c \
 	lib/inode_kill.c \
 	lib/file_space.c \
-	lib/xattr.c
+	lib/xattr.c \
+	lib/group_meta.c
 e2xinclude_HEADERS += lib/e2x-edit.h
 
 # Repair primitives e2fsck builds its fixes from (e2x-repair.h).

@@ -179,4 +179,13 @@ tests_unit_test_cache_io_SOURCES = tests/unit/unit.h \
 tests_unit_test_cache_io_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_cache_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_cache_io
+
+# The write guard and the group metadata move (lib/guard_io.c,
+# lib/group_meta.c).
+check_PROGRAMS += tests/unit/test_guard_io
+tests_unit_test_guard_io_SOURCES = tests/unit/unit.h \
+	tests/unit/test_guard_io.c $(UNIT_FIXTURE)
+tests_unit_test_guard_io_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_guard_io_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_guard_io
 endif

@@ -1,13 +1,17 @@
 # tests/fsck/local.mk --- e2fsck integration tests: no false alarms on
 # kernel-made file systems, detection on the shared corpus, damage of our
-# own making (inline_data, bigalloc, directories, itree), and the options
-# and exit codes.
+# own making (inline_data, bigalloc, directories, itree), the options
+# and exit codes, and repairs that never make a file system worse
+# (safety.sh; safety-sweep is the long property run, not in make check).
 
 TESTS += tests/fsck/false-alarm.sh tests/fsck/corpus.sh tests/fsck/damage.sh \
-	tests/fsck/options.sh
+	tests/fsck/options.sh tests/fsck/safety.sh
 EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/damage.sh tests/fsck/options.sh tests/fsck/workload.py \
 	tests/fsck/feature-sets.tsv tests/fsck/corpus-missed.txt \
 	tests/fsck/damage-cases.tsv tests/fsck/options-cases.tsv \
 	tests/fsck/corpus-optimize.txt tests/fsck/corpus-codes.tsv \
-	tests/fsck/corpus-repaired.txt
+	tests/fsck/corpus-repaired.txt tests/fsck/safety.sh \
+	tests/fsck/safety-lib.sh tests/fsck/safety-sweep \
+	tests/fsck/damage_gen.py tests/fsck/safety-cases.tsv \
+	tests/fsck/safety-images.tsv
