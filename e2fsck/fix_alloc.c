@@ -31,6 +31,10 @@ static errcode_t pick_block(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 		if (b >= ext2fs_blocks_count(fs->super))
 			b = fs->super->s_first_data_block;
 	}
+	/* the write guard: a block a repair took is proved ours, even before
+	 * the library marks it in use (it may zero it first) */
+	if (ctx->guard_meta)
+		ext2fs_mark_block_bitmap2(ctx->guard_meta, b);
 	*ret = b;
 	return 0;
 }

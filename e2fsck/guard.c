@@ -8,8 +8,10 @@
  * structures: the superblocks, descriptors and group metadata super.c
  * placed (ctx->guard_meta; relocate.c adds what it moves), the blocks
  * pass 1 found in use, or blocks the allocation bitmap marks in use (what
- * a repair allocates).  Never past the end of the file system.  A refused
- * write is a bug: reported once at the end, exit code 8.
+ * a repair allocates; fix_alloc.c adds each block it hands out to
+ * guard_meta, as the library may write it before marking it).  Never
+ * past the end of the file system.  A refused write is a bug: reported
+ * once at the end, exit code 8.
  */
 #include "config.h"
 #include <stdio.h>
