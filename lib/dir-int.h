@@ -21,6 +21,7 @@ struct e2x_dirh {
 	char *blk;			/* scratch block buffers */
 	char *blk2;
 	int pack_full;			/* htree build: fill leaves up */
+	int keep_times;			/* a conversion: no mtime/ctime */
 };
 
 /* A collected entry (iteration in HASH or INODE order, htree build). */

@@ -87,7 +87,9 @@ errcode_t dirh_close(struct e2x_dirh *d, errcode_t err)
 	errcode_t werr;
 
 	if (d->changed && !err && d->ino) {
-		d->inode->i_mtime = d->inode->i_ctime = (uint32_t)time(NULL);
+		if (!d->keep_times)
+			d->inode->i_mtime = d->inode->i_ctime =
+				(uint32_t)time(NULL);
 		werr = e2x_write_inode(d->fs, d->ino, d->inode);
 		if (werr)
 			err = werr;
@@ -809,6 +811,7 @@ errcode_t e2x_dir_build_htree(ext2_filsys fs, ext2_ino_t dir, int flags)
 	if (err)
 		return err;
 	d.pack_full = !!(flags & E2X_DIR_BUILD_FULL);
+	d.keep_times = !!(flags & E2X_KEEP_TIMES);
 	err = E2X_ERR_UNSUPPORTED;
 	if (d.form == E2X_DIR_FORM_INLINE)
 		goto out;

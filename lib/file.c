@@ -532,7 +532,6 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 	int fast;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG | FOP_LNK, &op);
 	if (err)
 		goto out;
@@ -567,7 +566,8 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 		err = e2x_inline_set(fs, ino, op.inode, content, size);
 	if (err)
 		goto out;
-	fop_touch(&op);
+	if (!(flags & E2X_KEEP_TIMES))
+		fop_touch(&op);
 	err = fop_store(&op);
 out:
 	ext2fs_free_mem(&content);
@@ -580,7 +580,6 @@ errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags)
 	struct fop op;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG | FOP_LNK, &op);
 	if (err)
 		goto out;
@@ -589,7 +588,8 @@ errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags)
 	err = promote(&op);
 	if (err)
 		goto out;
-	fop_touch(&op);
+	if (!(flags & E2X_KEEP_TIMES))
+		fop_touch(&op);
 	err = fop_store(&op);
 out:
 	fop_close(&op);

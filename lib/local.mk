@@ -5,6 +5,7 @@ lib_libe2x_la_SOURCES = \
 	lib/e2x.h \
 	lib/e2x-geometry.h \
 	lib/version.c \
+	lib/open.c \
 	lib/iversion.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
 lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
@@ -66,6 +67,10 @@ lib_libe2x_la_SOURCES += \
 	lib/file.c \
 	lib/file_indirect.c \
 	lib/pack_all.c \
+	lib/select-int.h \
+	lib/select.c \
+	lib/convert.c \
+	lib/journal_edit.c \
 	lib/inode_new.c
 
 # geometry and mkfs (mke2fs): e2x-geometry.h
