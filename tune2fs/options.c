@@ -342,7 +342,8 @@ static int parse_one(struct tune_ctx *ctx, int c, char *arg)
 		r->undo_file = arg;
 		return 0;
 	default:
-		return usage(ctx);
+		return tune_fail(ctx, "unknown option -%c or a missing value "
+				 "(see tune2fs(8))", optopt ? optopt : c);
 	}
 }
 
@@ -351,6 +352,7 @@ int tune_parse(struct tune_ctx *ctx, int argc, char **argv)
 	int c;
 
 	req_init(&ctx->req);
+	opterr = 0;
 	while ((c = getopt(argc, argv,
 			   "c:e:fg:i:jlm:o:r:u:C:E:I:J:L:M:O:T:U:z:")) != -1)
 		if (parse_one(ctx, c, optarg))

@@ -4,3 +4,6 @@
 
 TESTS += tests/t/convert.sh
 EXTRA_DIST += tests/t/convert.sh tests/t/convert.cases
+TESTS += tests/t/fields.sh tests/t/refuse.sh
+EXTRA_DIST += tests/t/fields.sh tests/t/fields.cases tests/t/refuse.sh \
+	tests/t/refuse.cases
