@@ -33,5 +33,6 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/pass3.c \
 	e2fsck/pass4.c \
 	e2fsck/pass5.c \
+	e2fsck/rehash.c \
 	e2fsck/quota.c
 e2fsck_e2fsck_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS)

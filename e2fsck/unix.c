@@ -156,7 +156,9 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'r':	/* historical no-op */
 		case 'k':
 		case 'F':
-		case 'D':	/* directory optimisation: not done yet */
+			break;
+		case 'D':
+			o->optimize_dirs = 1;
 			break;
 		case 'c':
 		case 'l':
@@ -172,6 +174,11 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	if (bad) {
 		fprintf(stderr, "%s: only one of -p/-a, -n or -y may be "
 			"given\n", ctx->prog);
+		exit(FSCK_USAGE);
+	}
+	if (o->optimize_dirs && o->mode == MODE_NO) {
+		fprintf(stderr, "%s: -D rewrites directories; it cannot go "
+			"with -n\n", ctx->prog);
 		exit(FSCK_USAGE);
 	}
 	if (optind != argc - 1)
@@ -599,6 +606,7 @@ int fsck_run(struct fsck_ctx *ctx)
 		goto close;
 	}
 	run_passes(ctx);
+	rehash_dirs(ctx);
 	finish_rw(ctx);
 	if (!ctx->preen_bailed)
 		print_summary(ctx);

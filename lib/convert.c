@@ -189,6 +189,62 @@ static const struct conversion index_on = {
 	0, EXT2_FEATURE_COMPAT_DIR_INDEX, 0, is_big_linear_dir, index_one,
 	E2X_ERR_UNSUPPORTED
 };
+static errcode_t dir_size(ext2_filsys fs, ext2_ino_t ino, uint64_t *size)
+{
+	struct ext2_inode_large *inode = NULL;
+	errcode_t err;
+
+	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super), &inode);
+	if (!err)
+		err = e2x_read_inode(fs, ino, inode);
+	if (!err)
+		*size = EXT2_I_SIZE(inode);
+	ext2fs_free_mem(&inode);
+	return err;
+}
+
+/* e2fsck -D: an indexed (or indexable) directory is rebuilt compact in
+ * hash order, with its itree when the fs has the feature; a one-block
+ * directory goes inline when it fits. */
+static errcode_t optimize_one(ext2_filsys fs, ext2_ino_t ino, int flags)
+{
+	enum e2x_dir_form form;
+	uint64_t size;
+	errcode_t err;
+
+	err = e2x_dir_form(fs, ino, &form);
+	if (err)
+		return err;
+	if (form == E2X_DIR_FORM_INLINE)
+		return E2X_ERR_UNSUPPORTED;
+	err = dir_size(fs, ino, &size);
+	if (err)
+		return err;
+	if (form == E2X_DIR_FORM_HTREE ||
+	    (ext2fs_has_feature_dir_index(fs->super) && size > fs->blocksize))
+		return e2x_dir_build_htree(fs, ino,
+					   flags | E2X_DIR_BUILD_FULL);
+	if (ext2fs_has_feature_inline_data(fs->super) &&
+	    ino != EXT2_ROOT_INO) {
+		err = e2x_dir_pack_inline(fs, ino, flags);
+		return err == E2X_ERR_INLINE_TOO_BIG ? E2X_ERR_UNSUPPORTED :
+						       err;
+	}
+	return E2X_ERR_UNSUPPORTED;
+}
+
+static int is_plain_dir(ext2_filsys fs, ext2_ino_t ino,
+			const struct ext2_inode_large *inode)
+{
+	(void)fs;
+	(void)ino;
+	return plain_dir(inode);
+}
+
+static const struct conversion optimize = {
+	0, 0, 0, is_plain_dir, optimize_one, E2X_ERR_UNSUPPORTED
+};
+
 static const struct conversion flag_only_inline = {
 	1, EXT4_FEATURE_INCOMPAT_INLINE_DATA, 0, NULL, NULL, 0
 };
@@ -247,4 +303,11 @@ errcode_t e2x_convert_index_dirs(ext2_filsys fs, int flags,
 {
 	(void)flags;
 	return run(fs, &index_on, st);
+}
+
+errcode_t e2x_optimize_dirs(ext2_filsys fs, int flags,
+			    struct e2x_convert_stats *st)
+{
+	(void)flags;
+	return run(fs, &optimize, st);
 }

@@ -89,6 +89,12 @@ errcode_t e2x_convert_itree_off(ext2_filsys fs, int flags,
 /* Set dir_index and index every directory of more than one block. */
 errcode_t e2x_convert_index_dirs(ext2_filsys fs, int flags,
 				 struct e2x_convert_stats *st);
+/* e2fsck -D: rebuild every indexed (or, with dir_index, multi-block)
+ * directory's htree compact and in hash order, with its itree when the fs
+ * has the feature; pack one-block directories inline when inline_data is
+ * on and they fit.  st->dirs counts the directories rewritten. */
+errcode_t e2x_optimize_dirs(ext2_filsys fs, int flags,
+			    struct e2x_convert_stats *st);
 
 /* journal_edit.c --- add an internal journal of MB megabytes (0: the
  * size mke2fs would choose), zeroed; or remove the journal (E2X_ERR_BUSY
