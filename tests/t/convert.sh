@@ -33,6 +33,7 @@ mnt=$work/mnt
 mnt2=$work/mnt2
 img=
 . "$top_srcdir/tests/loop.sh"
+. "$here/lib.sh"
 cleanup() {
 	loop_cleanup
 	umount "$mnt2" 2>/dev/null
@@ -43,33 +44,6 @@ mkdir -p "$mnt" "$mnt2" || exit 1
 
 fails=0
 fail() { echo "FAIL: $name: $*"; fails=$((fails + 1)); }
-
-# The kernel's tree: files around the inline limits, sparse and empty
-# files, symlinks of three kinds, hard links, xattrs, special files, a
-# small and a large (indexed) directory.
-fill() {
-	(
-	cd "$mnt" || exit 1
-	mkdir -p small/deep empty big
-	for n in 0 1 59 60 61 100 150 160 400 1000 5000; do
-		head -c "$n" /dev/urandom >"small/f$n"
-	done
-	truncate -s 1M small/sparse
-	echo tail >>small/sparse
-	ln -s short small/fast
-	ln -s "$(printf 'l%.0s' $(seq 1 100))" small/slow100
-	ln -s "$(printf 'm%.0s' $(seq 1 300))" small/slow300
-	ln small/f61 small/deep/hard61
-	setfattr -n user.color -v blue small/f100
-	setfattr -n user.big -v "$(printf 'v%.0s' $(seq 1 80))" small/f59
-	mkfifo small/fifo
-	mknod small/null c 1 3
-	for i in $(seq 1 300); do
-		echo "$i" >"big/a_rather_long_file_name_number_$i"
-	done
-	touch -d '2001-02-03 04:05:06.789' small/f1
-	) || return 1
-}
 
 # ino version lines for the inodes listed in $work/inos.
 versions() {
@@ -139,15 +113,7 @@ kernel_writes() {
 
 run_case() {
 	img=$work/$name.img
-	rm -f "$img" "$work/orig.img"
-	truncate -s 32M "$img" || return 1
-	# shellcheck disable=SC2086
-	"$refmkfs" -q -F -t ext4 -b 1024 $mkfs "$img" >/dev/null 2>&1 ||
-		{ fail "mke2fs $mkfs"; return 1; }
-	loop_attach || { fail "mount"; return 1; }
-	fill || { fail "fill"; loop_detach; return 1; }
-	find "$mnt" -xdev -printf '%i\n' | sort -un >"$work/inos"
-	loop_detach || return 1
+	filled_image "$mkfs" || return 1
 	cp "$img" "$work/orig.img"
 	versions "$img" >"$work/v.before"
 	echo "$runs" | tr ';' '\n' | while read -r args; do
@@ -170,15 +136,7 @@ run_case() {
 		{ fail "our e2fsck:"; tail -5 "$work/our.fsck"; }
 	versions "$img" >"$work/v.after"
 	check_versions "$rule" "$(echo "$runs" | tr ';' '\n' | wc -l)" || fail "i_version rule $rule"
-	mount -o ro,loop,noload "$work/orig.img" "$mnt2" ||
-		{ fail "mount original"; return 1; }
-	loop_attach "-o ro" || { fail "mount converted"; umount "$mnt2"
-		return 1; }
-	python3 "$top_srcdir/tests/p/compare.py" "$mnt2" "$mnt" \
-		--no-atime >"$work/cmp.out" 2>&1 ||
-		{ fail "tree changed:"; head -10 "$work/cmp.out"; }
-	loop_detach
-	umount "$mnt2"
+	same_tree "$work/orig.img"
 	if [ "$reffsck_ok" = yes ]; then
 		kernel_writes
 		ref_clean "after kernel writes"

@@ -9,3 +9,9 @@ EXTRA_DIST += tests/t/fields.sh tests/t/fields.cases tests/t/refuse.sh \
 	tests/t/refuse.cases
 TESTS += tests/t/dumpe2fs.sh
 EXTRA_DIST += tests/t/dumpe2fs.sh tests/t/dumpe2fs.cases
+
+# The fault-injection sweep: faultconv runs a conversion over an io
+# channel that stops writing after N writes (crash.sh picks the Ns).
+check_PROGRAMS += tests/t/faultconv
+tests_t_faultconv_SOURCES = tests/t/faultconv.c
+tests_t_faultconv_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
