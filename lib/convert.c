@@ -28,18 +28,6 @@ static __u32 *feature_word(ext2_filsys fs, int word)
 	       word == 1 ? &sb->s_feature_incompat : &sb->s_feature_ro_compat;
 }
 
-/* Write the superblock, descriptors and bitmaps and wait for them: the
- * feature word must reach the disk before (or after) the inodes. */
-static errcode_t settle(ext2_filsys fs)
-{
-	errcode_t err;
-
-	ext2fs_mark_super_dirty(fs);
-	err = ext2fs_flush(fs);
-	if (!err)
-		err = io_channel_flush(fs->io);
-	return err;
-}
 
 static errcode_t convert_list(ext2_filsys fs, const struct conversion *c,
 			      const struct e2x_ino_list *l,
@@ -79,19 +67,20 @@ static errcode_t run(ext2_filsys fs, const struct conversion *c,
 	memset(st, 0, sizeof(*st));
 	st->free_before = ext2fs_free_blocks_count(fs->super);
 	err = ext2fs_read_bitmaps(fs);
+	/* the feature word reaches the disk before (or after) the inodes */
 	if (!err && c->set) {
 		*w |= c->set;
-		err = settle(fs);
+		err = e2x_settle(fs);
 	}
 	if (!err && c->pick)
 		err = e2x_select_inodes(fs, c->pick, &l);
 	if (!err)
 		err = convert_list(fs, c, &l, st);
 	if (!err)
-		err = settle(fs);
+		err = e2x_settle(fs);
 	if (!err && c->clear) {
 		*w &= ~c->clear;
-		err = settle(fs);
+		err = e2x_settle(fs);
 	}
 	e2x_ino_list_free(&l);
 	st->free_after = ext2fs_free_blocks_count(fs->super);
@@ -268,7 +257,7 @@ errcode_t e2x_convert_inline_on(ext2_filsys fs, int flags,
 	if (!err)
 		err = e2x_file_pack_all(fs, E2X_KEEP_TIMES, &files);
 	if (!err)
-		err = settle(fs);
+		err = e2x_settle(fs);
 	st->files += files;
 	st->free_before = before;
 	st->free_after = ext2fs_free_blocks_count(fs->super);

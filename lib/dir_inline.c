@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dir-int.h"
+#include "file-int.h"
 
 #define IBLOCK E2X_INLINE_IBLOCK_SIZE
 
@@ -316,7 +317,6 @@ errcode_t inline_promote(struct e2x_dirh *d)
 	struct promote_ctx pc;
 	char *block = NULL;
 	ext2_ino_t parent;
-	blk64_t lblk;
 	errcode_t err;
 
 	block = malloc(d->bs);
@@ -342,10 +342,13 @@ errcode_t inline_promote(struct e2x_dirh *d)
 	if (err)
 		goto out;
 	d->form = E2X_DIR_FORM_LINEAR;
-	d->nblocks = 0;
-	err = dirh_append_block(d, &lblk);
+	/* the block is written before dirh_close's inode write points the
+	 * directory at it: a crash in between loses nothing */
+	if (d->csum)
+		e2x_dirblk_csum_set(d->seed, block, d->bs);
+	err = e2x_storage_new_block(d->fs, d->ino, d->inode, block);
 	if (!err)
-		err = dirh_write_leaf(d, lblk, block);
+		dirh_set_size(d, 1);
 out:
 	free(block);
 	return err;
@@ -388,6 +391,7 @@ static void pack_layout(struct e2x_dirh *d, struct dir_coll *c,
 
 errcode_t inline_pack(struct e2x_dirh *d)
 {
+	struct e2x_blk_list old;
 	struct dir_coll c;
 	struct ibuf ib;
 	ext2_ino_t parent;
@@ -425,14 +429,18 @@ errcode_t inline_pack(struct e2x_dirh *d)
 	pack_layout(d, &c, parent, &ib);
 	err = dir_itree_drop(d);
 	if (!err)
-		err = e2x_free_file_blocks(d->fs, d->ino, d->inode, 0);
+		err = e2x_blocks_collect(d->fs, d->ino, &old);
 	if (err)
 		goto out;
-	memset(d->inode->i_block, 0, sizeof(d->inode->i_block));
-	d->inode->i_flags &= ~(EXT2_INDEX_FL | EXT4_EXTENTS_FL);
+	e2x_storage_forget(d->fs, d->inode);
+	d->inode->i_flags &= ~EXT2_INDEX_FL;
 	d->nblocks = 0;
 	d->form = E2X_DIR_FORM_INLINE;
 	err = ibuf_store(d, &ib);
+	/* freed in memory only: the bitmaps reach the disk after
+	 * dirh_close's inode write has switched the directory */
+	if (!err)
+		e2x_blocks_release(d->fs, &old);
 out:
 	coll_free(&c);
 	ibuf_free(&ib);

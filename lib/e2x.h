@@ -96,6 +96,10 @@ errcode_t e2x_convert_index_dirs(ext2_filsys fs, int flags,
 errcode_t e2x_optimize_dirs(ext2_filsys fs, int flags,
 			    struct e2x_convert_stats *st);
 
+/* settle.c --- write the superblock (in one write), descriptors and
+ * bitmaps and wait for them: a step of a crash-safe edit. */
+errcode_t e2x_settle(ext2_filsys fs);
+
 /* journal_edit.c --- add an internal journal of MB megabytes (0: the
  * size mke2fs would choose), zeroed; or remove the journal (E2X_ERR_BUSY
  * while it needs recovery): the superblock forgets it, then its blocks

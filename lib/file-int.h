@@ -22,4 +22,33 @@ errcode_t e2x_indirect_alloc_block(ext2_filsys fs, ext2_ino_t ino,
 				   struct ext2_inode_large *inode,
 				   blk64_t lblk, blk64_t *pblk);
 
+/* storage_switch.c --- crash-safe moves of a small inode's storage:
+ * collect the old blocks, switch the inode (one write by the caller),
+ * then release them. */
+#define E2X_BLK_LIST_MAX 16
+struct e2x_blk_list {
+	blk64_t v[E2X_BLK_LIST_MAX];
+	size_t n;
+	int overflow;
+};
+/* Every block INO maps on disk now (data and map blocks);
+ * E2X_ERR_INLINE_TOO_BIG past E2X_BLK_LIST_MAX. */
+errcode_t e2x_blocks_collect(ext2_filsys fs, ext2_ino_t ino,
+			     struct e2x_blk_list *l);
+/* Free the clusters of L in the bitmaps and counters (each once). */
+void e2x_blocks_release(ext2_filsys fs, const struct e2x_blk_list *l);
+/* In memory: INODE maps nothing (i_block cleared, no extent flag,
+ * i_blocks counting only its attribute block). */
+void e2x_storage_forget(ext2_filsys fs, struct ext2_inode_large *inode);
+/* In memory: INODE, mapping nothing, maps logical block 0 to PBLK (an
+ * extent root with one extent, or i_block[0]); i_blocks counts it. */
+errcode_t e2x_storage_map_one(ext2_filsys fs, struct ext2_inode_large *inode,
+			      blk64_t pblk);
+/* Write BUF (one block) to a new block near INO's goal and map it as
+ * logical block 0 of INODE (mapping nothing yet), in memory: the caller's
+ * inode write is the switch. */
+errcode_t e2x_storage_new_block(ext2_filsys fs, ext2_ino_t ino,
+				struct ext2_inode_large *inode,
+				const void *buf);
+
 #endif /* E2X_FILE_INT_H */

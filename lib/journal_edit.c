@@ -28,11 +28,85 @@ errcode_t e2x_journal_add(ext2_filsys fs, unsigned long mb)
 	return ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
 }
 
+/* The blocks of the journal inode, gathered before it is cleared. */
+struct jblocks {
+	blk64_t *v;
+	size_t n, cap;
+	errcode_t err;
+};
+
+static int gather(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
+		  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct jblocks *j = priv;
+	size_t cap;
+
+	(void)fs;
+	(void)cnt;
+	(void)ref_blk;
+	(void)ref_offset;
+	if (j->n == j->cap) {
+		cap = j->cap ? j->cap * 2 : 1024;
+		j->err = ext2fs_resize_mem(j->cap * sizeof(*j->v),
+					   cap * sizeof(*j->v), &j->v);
+		if (j->err)
+			return BLOCK_ABORT;
+		j->cap = cap;
+	}
+	j->v[j->n++] = *blocknr;
+	return 0;
+}
+
+/* Free each cluster of J once (a journal's blocks come in cluster runs). */
+static void release(ext2_filsys fs, const struct jblocks *j)
+{
+	blk64_t last = ~0ULL;
+	size_t i;
+
+	for (i = 0; i < j->n; i++) {
+		if (EXT2FS_B2C(fs, j->v[i]) == last)
+			continue;
+		last = EXT2FS_B2C(fs, j->v[i]);
+		ext2fs_block_alloc_stats2(fs, j->v[i], -1);
+	}
+}
+
+/* Clear the journal inode, keeping its i_version counting. */
+static errcode_t clear_inode(ext2_filsys fs, ext2_ino_t ino)
+{
+	struct ext2_inode_large *inode = NULL;
+	unsigned int isz = EXT2_INODE_SIZE(fs->super);
+	uint64_t v;
+	errcode_t err;
+
+	err = ext2fs_get_memzero(isz, &inode);
+	if (!err)
+		err = e2x_read_inode(fs, ino, inode);
+	if (!err) {
+		v = e2x_inode_get_version(inode, isz);
+		memset(inode, 0, isz);
+		if (isz > EXT2_GOOD_OLD_INODE_SIZE)
+			inode->i_extra_isize = sizeof(struct ext2_inode_large) -
+					       EXT2_GOOD_OLD_INODE_SIZE;
+		e2x_inode_set_version(inode, isz, v);
+		err = e2x_write_inode(fs, ino, inode);
+	}
+	ext2fs_free_mem(&inode);
+	return err;
+}
+
+/*
+ * Order for a crash at any write: the inode is cleared first while the
+ * superblock still names the journal and keeps the copy of its block map
+ * (e2fsck rebuilds the inode from that copy: the journal is back); then
+ * the superblock forgets the journal; the blocks are freed in the bitmaps
+ * last (until then e2fsck only finds them marked but unused).
+ */
 errcode_t e2x_journal_remove(ext2_filsys fs)
 {
 	struct ext2_super_block *sb = fs->super;
-	struct ext2_inode_large *inode = NULL;
 	ext2_ino_t ino = sb->s_journal_inum;
+	struct jblocks j = { 0 };
 	errcode_t err;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
@@ -41,36 +115,27 @@ errcode_t e2x_journal_remove(ext2_filsys fs)
 	if (ext2fs_has_feature_journal_needs_recovery(sb))
 		return E2X_ERR_BUSY;
 	err = ext2fs_read_bitmaps(fs);
+	if (!err && ino)	/* external: only the superblock knows it */
+		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY,
+					    NULL, gather, &j);
+	if (!err)
+		err = j.err;
+	if (!err && ino)
+		err = clear_inode(fs, ino);
+	if (!err)
+		err = io_channel_flush(fs->io);
 	if (err)
-		return err;
-	/* The superblock forgets the journal first: a crash after this
-	 * leaves an unused inode with blocks, which e2fsck clears. */
+		goto out;
 	ext2fs_clear_feature_journal(sb);
 	sb->s_journal_inum = 0;
 	memset(sb->s_jnl_blocks, 0, sizeof(sb->s_jnl_blocks));
 	sb->s_jnl_backup_type = 0;
 	memset(sb->s_journal_uuid, 0, sizeof(sb->s_journal_uuid));
 	sb->s_journal_dev = 0;
-	ext2fs_mark_super_dirty(fs);
-	err = ext2fs_flush(fs);
-	if (err || !ino)	/* external: only the superblock knew it */
-		return err;
-	err = ext2fs_get_memzero(EXT2_INODE_SIZE(sb), &inode);
+	err = e2x_settle(fs);
 	if (!err)
-		err = e2x_read_inode(fs, ino, inode);
-	if (!err)
-		err = ext2fs_punch(fs, ino, (struct ext2_inode *)inode, NULL,
-				   0, ~0ULL);
-	if (!err) {
-		uint64_t v = e2x_inode_get_version(inode, EXT2_INODE_SIZE(sb));
-
-		memset(inode, 0, EXT2_INODE_SIZE(sb));
-		if (EXT2_INODE_SIZE(sb) > EXT2_GOOD_OLD_INODE_SIZE)
-			inode->i_extra_isize = sizeof(struct ext2_inode_large) -
-					       EXT2_GOOD_OLD_INODE_SIZE;
-		e2x_inode_set_version(inode, EXT2_INODE_SIZE(sb), v);
-		err = e2x_write_inode(fs, ino, inode);
-	}
-	ext2fs_free_mem(&inode);
+		release(fs, &j);
+out:
+	ext2fs_free_mem(&j.v);
 	return err;
 }

@@ -66,9 +66,11 @@ lib_libe2x_la_SOURCES += \
 	lib/file-int.h \
 	lib/file.c \
 	lib/file_indirect.c \
+	lib/storage_switch.c \
 	lib/pack_all.c \
 	lib/select-int.h \
 	lib/select.c \
+	lib/settle.c \
 	lib/convert.c \
 	lib/journal_edit.c \
 	lib/inode_new.c

@@ -15,3 +15,5 @@ EXTRA_DIST += tests/t/dumpe2fs.sh tests/t/dumpe2fs.cases
 check_PROGRAMS += tests/t/faultconv
 tests_t_faultconv_SOURCES = tests/t/faultconv.c
 tests_t_faultconv_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
+TESTS += tests/t/crash.sh
+EXTRA_DIST += tests/t/crash.sh tests/t/crash.cases tests/t/lib.sh
