@@ -93,7 +93,10 @@ errcode_t dirh_close(struct e2x_dirh *d, errcode_t err)
 		werr = e2x_write_inode(d->fs, d->ino, d->inode);
 		if (werr)
 			err = werr;
+		else	/* switched: the blocks it left may go now */
+			e2x_blocks_release(d->fs, &d->old);
 	}
+	e2x_blocks_free(&d->old);
 	free(d->inode);
 	free(d->blk);
 	free(d->blk2);
@@ -129,9 +132,15 @@ static errcode_t dirh_write_raw(struct e2x_dirh *d, blk64_t lblk, char *buf)
 	blk64_t pblk;
 	errcode_t err;
 
-	err = dirh_map(d, lblk, &pblk);
-	if (err)
-		return err;
+	if (d->shadow) {
+		if (lblk >= d->shadow_len)
+			return E2X_ERR_CORRUPT;
+		pblk = d->shadow + lblk;
+	} else {
+		err = dirh_map(d, lblk, &pblk);
+		if (err)
+			return err;
+	}
 	return io_channel_write_blk64(d->fs->io, pblk, 1, buf);
 }
 
@@ -812,6 +821,7 @@ errcode_t e2x_dir_build_htree(ext2_filsys fs, ext2_ino_t dir, int flags)
 		return err;
 	d.pack_full = !!(flags & E2X_DIR_BUILD_FULL);
 	d.keep_times = !!(flags & E2X_KEEP_TIMES);
+	d.shadow_build = 1;
 	err = E2X_ERR_UNSUPPORTED;
 	if (d.form == E2X_DIR_FORM_INLINE)
 		goto out;

@@ -391,7 +391,7 @@ static void pack_layout(struct e2x_dirh *d, struct dir_coll *c,
 
 errcode_t inline_pack(struct e2x_dirh *d)
 {
-	struct e2x_blk_list old;
+	struct e2x_blk_list old = { 0 };
 	struct dir_coll c;
 	struct ibuf ib;
 	ext2_ino_t parent;
@@ -442,6 +442,7 @@ errcode_t inline_pack(struct e2x_dirh *d)
 	if (!err)
 		e2x_blocks_release(d->fs, &old);
 out:
+	e2x_blocks_free(&old);
 	coll_free(&c);
 	ibuf_free(&ib);
 	return err;

@@ -25,25 +25,27 @@ errcode_t e2x_indirect_alloc_block(ext2_filsys fs, ext2_ino_t ino,
 /* storage_switch.c --- crash-safe moves of a small inode's storage:
  * collect the old blocks, switch the inode (one write by the caller),
  * then release them. */
-#define E2X_BLK_LIST_MAX 16
 struct e2x_blk_list {
-	blk64_t v[E2X_BLK_LIST_MAX];
-	size_t n;
-	int overflow;
+	blk64_t *v;
+	size_t n, cap;
+	errcode_t err;
 };
-/* Every block INO maps on disk now (data and map blocks);
- * E2X_ERR_INLINE_TOO_BIG past E2X_BLK_LIST_MAX. */
+/* Every block INO maps on disk now (data and map blocks). */
 errcode_t e2x_blocks_collect(ext2_filsys fs, ext2_ino_t ino,
 			     struct e2x_blk_list *l);
-/* Free the clusters of L in the bitmaps and counters (each once). */
-void e2x_blocks_release(ext2_filsys fs, const struct e2x_blk_list *l);
+/* Free the clusters of L in the bitmaps and counters (each once), then
+ * the list itself; e2x_blocks_free only drops the list. */
+void e2x_blocks_release(ext2_filsys fs, struct e2x_blk_list *l);
+void e2x_blocks_free(struct e2x_blk_list *l);
 /* In memory: INODE maps nothing (i_block cleared, no extent flag,
  * i_blocks counting only its attribute block). */
 void e2x_storage_forget(ext2_filsys fs, struct ext2_inode_large *inode);
-/* In memory: INODE, mapping nothing, maps logical block 0 to PBLK (an
- * extent root with one extent, or i_block[0]); i_blocks counts it. */
-errcode_t e2x_storage_map_one(ext2_filsys fs, struct ext2_inode_large *inode,
-			      blk64_t pblk);
+/* In memory: INODE, mapping nothing, maps logical blocks 0..LEN-1 to the
+ * run at PBLK (up to 4 extents in i_block, or i_block[0] for one block
+ * without extents; else E2X_ERR_UNSUPPORTED); i_blocks counts them. */
+errcode_t e2x_storage_map_range(ext2_filsys fs,
+				struct ext2_inode_large *inode, blk64_t pblk,
+				blk64_t len);
 /* Write BUF (one block) to a new block near INO's goal and map it as
  * logical block 0 of INODE (mapping nothing yet), in memory: the caller's
  * inode write is the switch. */

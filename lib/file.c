@@ -534,7 +534,7 @@ static errcode_t inline_dry_run(struct fop *op, const char *content,
 
 errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 {
-	struct e2x_blk_list old;
+	struct e2x_blk_list old = { 0 };
 	struct fop op;
 	char *content = NULL;
 	uint64_t size;
@@ -584,6 +584,7 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 	if (!err)
 		e2x_blocks_release(fs, &old);
 out:
+	e2x_blocks_free(&old);
 	ext2fs_free_mem(&content);
 	fop_close(&op);
 	return err;

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 #include <string.h>
-#include "e2x.h"
+#include "file-int.h"
 
 errcode_t e2x_journal_add(ext2_filsys fs, unsigned long mb)
 {
@@ -26,49 +26,6 @@ errcode_t e2x_journal_add(ext2_filsys fs, unsigned long mb)
 							fs->super));
 	/* flags 0: the journal is zeroed, so no stale block replays */
 	return ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
-}
-
-/* The blocks of the journal inode, gathered before it is cleared. */
-struct jblocks {
-	blk64_t *v;
-	size_t n, cap;
-	errcode_t err;
-};
-
-static int gather(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
-		  blk64_t ref_blk, int ref_offset, void *priv)
-{
-	struct jblocks *j = priv;
-	size_t cap;
-
-	(void)fs;
-	(void)cnt;
-	(void)ref_blk;
-	(void)ref_offset;
-	if (j->n == j->cap) {
-		cap = j->cap ? j->cap * 2 : 1024;
-		j->err = ext2fs_resize_mem(j->cap * sizeof(*j->v),
-					   cap * sizeof(*j->v), &j->v);
-		if (j->err)
-			return BLOCK_ABORT;
-		j->cap = cap;
-	}
-	j->v[j->n++] = *blocknr;
-	return 0;
-}
-
-/* Free each cluster of J once (a journal's blocks come in cluster runs). */
-static void release(ext2_filsys fs, const struct jblocks *j)
-{
-	blk64_t last = ~0ULL;
-	size_t i;
-
-	for (i = 0; i < j->n; i++) {
-		if (EXT2FS_B2C(fs, j->v[i]) == last)
-			continue;
-		last = EXT2FS_B2C(fs, j->v[i]);
-		ext2fs_block_alloc_stats2(fs, j->v[i], -1);
-	}
 }
 
 /* Clear the journal inode, keeping its i_version counting. */
@@ -106,7 +63,7 @@ errcode_t e2x_journal_remove(ext2_filsys fs)
 {
 	struct ext2_super_block *sb = fs->super;
 	ext2_ino_t ino = sb->s_journal_inum;
-	struct jblocks j = { 0 };
+	struct e2x_blk_list j = { 0 };
 	errcode_t err;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
@@ -116,10 +73,7 @@ errcode_t e2x_journal_remove(ext2_filsys fs)
 		return E2X_ERR_BUSY;
 	err = ext2fs_read_bitmaps(fs);
 	if (!err && ino)	/* external: only the superblock knows it */
-		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY,
-					    NULL, gather, &j);
-	if (!err)
-		err = j.err;
+		err = e2x_blocks_collect(fs, ino, &j);
 	if (!err && ino)
 		err = clear_inode(fs, ino);
 	if (!err)
@@ -134,8 +88,8 @@ errcode_t e2x_journal_remove(ext2_filsys fs)
 	sb->s_journal_dev = 0;
 	err = e2x_settle(fs);
 	if (!err)
-		release(fs, &j);
+		e2x_blocks_release(fs, &j);
 out:
-	ext2fs_free_mem(&j.v);
+	e2x_blocks_free(&j);
 	return err;
 }
