@@ -17,6 +17,7 @@ struct dbg_open_opts {
 	int force;		/* -f on open: skip feature checks */
 	unsigned int blocksize;	/* -b, with -s */
 	blk64_t superblock;	/* -s: backup superblock */
+	const char *undo_file;	/* -z: writes also saved for e2undo */
 };
 
 /* The one session: everything a command may look at or change. */

@@ -40,7 +40,7 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 
 	memset(a, 0, sizeof(*a));
 	opterr = 0;
-	while ((c = getopt(argc, argv, "wcDb:s:R:f:V")) != -1) {
+	while ((c = getopt(argc, argv, "wcDb:s:R:f:Vz:")) != -1) {
 		switch (c) {
 		case 'R':
 			a->request = optarg;

@@ -66,6 +66,7 @@ static int only_itree_unknown(const struct dbg_open_opts *opts,
 int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		const struct dbg_open_opts *opts)
 {
+	io_manager mgr = unix_io_manager;
 	ext2_filsys fs = NULL;
 	errcode_t err;
 
@@ -91,15 +92,22 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 	}
 	if (opts->rw && check_not_mounted(ctx, device))
 		return 1;
+	if (opts->undo_file && opts->rw) {
+		err = e2x_undo_manager(opts->undo_file, &mgr);
+		if (err) {
+			dbg_error(ctx, "open", err, "%s", opts->undo_file);
+			return 1;
+		}
+	}
 	err = ext2fs_open2(device, NULL, open_flags(opts), opts->superblock,
-			   opts->blocksize, unix_io_manager, &fs);
+			   opts->blocksize, mgr, &fs);
 	if (err == EXT2_ET_RO_UNSUPP_FEATURE &&
 	    only_itree_unknown(opts, device))
 		/* libext2fs does not know e2x's own itree bit; libe2x does */
 		err = ext2fs_open2(device, NULL,
 				   open_flags(opts) | EXT2_FLAG_FORCE,
 				   opts->superblock, opts->blocksize,
-				   unix_io_manager, &fs);
+				   mgr, &fs);
 	if (err) {
 		dbg_error(ctx, "open", err, "%s", device);
 		return 1;
@@ -173,6 +181,9 @@ static int parse_open_opt(struct dbg_open_opts *o, int c, const char *arg)
 		if (dbg_parse_u64(arg, UINT32_MAX, &v) || !v)
 			return 's';
 		o->superblock = v;
+		return 0;
+	case 'z':
+		o->undo_file = arg;
 		return 0;
 	}
 	return c ? c : '?';

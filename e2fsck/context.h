@@ -47,6 +47,8 @@ struct fsck_options {
 	int fixes_only;		/* -E fixes_only (accepted) */
 	int debug;		/* -d */
 	int optimize_dirs;	/* -D (rehash.c) */
+	const char *undo_file;	/* -z */
+	io_manager io;		/* unix_io, or undo_io over it (-z) */
 };
 
 /* Per-directory facts gathered by pass 1 and 2 for pass 3. */

@@ -160,10 +160,12 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'D':
 			o->optimize_dirs = 1;
 			break;
+		case 'z':
+			o->undo_file = optarg;
+			break;
 		case 'c':
 		case 'l':
 		case 'L':
-		case 'z':
 			fprintf(stderr, "%s: option -%c is not supported\n",
 				ctx->prog, c);
 			exit(FSCK_USAGE);
@@ -187,6 +189,23 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	if (o->mode == MODE_INTERACTIVE && !isatty(0)) {
 		fprintf(stderr, "%s: need a terminal for interactive repairs; "
 			"use -n, -y or -p\n", ctx->prog);
+		exit(FSCK_ERROR);
+	}
+}
+
+/* -z: every write goes through libext2fs's undo manager into the file
+ * e2undo replays (nothing to undo with -n). */
+static void setup_undo(struct fsck_ctx *ctx)
+{
+	errcode_t err;
+
+	ctx->opt.io = unix_io_manager;
+	if (!ctx->opt.undo_file || ctx->opt.mode == MODE_NO)
+		return;
+	err = e2x_undo_manager(ctx->opt.undo_file, &ctx->opt.io);
+	if (err) {
+		fprintf(stderr, "%s: undo file %s: %s\n", ctx->prog,
+			ctx->opt.undo_file, error_message(err));
 		exit(FSCK_ERROR);
 	}
 }
@@ -228,6 +247,7 @@ int main(int argc, char **argv)
 	e2x_init_errors();
 	parse_args(&ctx, argc, argv);
 	check_mount(&ctx);
+	setup_undo(&ctx);
 	return fsck_run(&ctx);
 }
 #endif
@@ -248,7 +268,8 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 	if (sb)
 		flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	return ext2fs_open2(ctx->opt.device, NULL, flags, sb, bs,
-			    unix_io_manager, fsp);
+			    ctx->opt.io ? ctx->opt.io : unix_io_manager,
+			    fsp);
 }
 
 /*
@@ -308,8 +329,8 @@ static int open_tolerant(struct fsck_ctx *ctx)
 		return -1;
 	if (ctx->opt.mode != MODE_NO)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0, unix_io_manager,
-			 &ctx->fs))
+	if (ext2fs_open2(ctx->opt.device, NULL, flags, 0, 0,
+			 ctx->opt.io ? ctx->opt.io : unix_io_manager, &ctx->fs))
 		return -1;
 	sb = ctx->fs->super;
 	if (ext2fs_has_feature_meta_bg(sb) &&

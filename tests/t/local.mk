@@ -17,3 +17,5 @@ tests_t_faultconv_SOURCES = tests/t/faultconv.c
 tests_t_faultconv_LDADD = lib/libe2x.la $(EXT2FS_LIBS)
 TESTS += tests/t/crash.sh
 EXTRA_DIST += tests/t/crash.sh tests/t/crash.cases tests/t/lib.sh
+TESTS += tests/t/undo.sh
+EXTRA_DIST += tests/t/undo.sh tests/t/undo.cases
