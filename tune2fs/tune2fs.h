@@ -35,6 +35,7 @@
 #define T_ONLINE	(T_MAX_MNT | T_MNT_COUNT | T_ERRORS | T_RESGID | \
 			 T_INTERVAL | T_RES_RATIO | T_RES_BLOCKS | \
 			 T_LASTCHECK | T_RESUID | T_LABEL | T_MNTOPTS | \
+			 T_EXTENDED | \
 			 T_LAST_MNT)
 
 struct tune_req {
