@@ -144,6 +144,7 @@ static void set_label(struct tune_ctx *ctx)
 static void set_uuid(struct tune_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
+	dgrp_t g;
 	uuid_t u;
 
 	plan_uuid(ctx, u);
@@ -157,8 +158,8 @@ static void set_uuid(struct tune_ctx *ctx)
 	memcpy(fs->super->s_uuid, u, sizeof(u));
 	ext2fs_init_csum_seed(fs);
 	/* group descriptor checksums without metadata_csum hash the UUID */
-	ext2fs_group_desc_csum_set(fs, 0);
-	ext2fs_set_gdt_csum(fs);
+	for (g = 0; g < fs->group_desc_count; g++)
+		ext2fs_group_desc_csum_set(fs, g);
 }
 
 static void set_extended(struct tune_ctx *ctx)

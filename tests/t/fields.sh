@@ -81,5 +81,31 @@ mkimage "$work/a.img" "-O metadata_csum"
 "$reffsck" -fn "$work/a.img" >"$work/fsck" 2>&1 ||
 	{ fail "reference e2fsck:"; tail -3 "$work/fsck"; }
 
+# Superblock fields on a mounted file system (root and loop devices).
+name=online
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	img=$work/a.img mnt=$work/mnt
+	mkdir -p "$mnt"
+	. "$top_srcdir/tests/loop.sh"
+	trap 'loop_cleanup; rm -rf "$work"' EXIT INT TERM
+	mkimage "$img" ""
+	if loop_attach; then
+		"$tune" -c 7 -L online -E stride=4 "$loop" >"$work/out" 2>&1 ||
+			{ fail "refused:"; cat "$work/out"; }
+		loop_detach
+		"$reffsck" -fn "$img" >"$work/fsck" 2>&1 ||
+			{ fail "reference e2fsck:"; tail -3 "$work/fsck"; }
+		"$reftune" -l "$img" >"$work/l"
+		grep -q '^Maximum mount count: *7$' "$work/l" &&
+			grep -q '^Filesystem volume name: *online$' "$work/l" &&
+			grep -q '^RAID stride: *4$' "$work/l" ||
+			fail "fields not set"
+	else
+		fail "mount"
+	fi
+else
+	echo "SKIP part $name: needs root and loop devices"
+fi
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "PASS: fields and listings match the reference"
