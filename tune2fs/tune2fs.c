@@ -130,13 +130,15 @@ static int plan(struct tune_ctx *ctx)
 static void set_label(struct tune_ctx *ctx)
 {
 	struct ext2_super_block *sb = ctx->fs->super;
+	size_t len = strlen(ctx->req.label);
 
-	if (strlen(ctx->req.label) > EXT2_LABEL_LEN)
+	if (len > EXT2_LABEL_LEN)
 		fprintf(stderr, "%s: label '%s' is longer than %d bytes; "
 			"keeping the first %d\n", ctx->prog, ctx->req.label,
 			EXT2_LABEL_LEN, EXT2_LABEL_LEN);
 	memset(sb->s_volume_name, 0, EXT2_LABEL_LEN);
-	strncpy((char *)sb->s_volume_name, ctx->req.label, EXT2_LABEL_LEN);
+	memcpy(sb->s_volume_name, ctx->req.label,
+	       len < EXT2_LABEL_LEN ? len : EXT2_LABEL_LEN);
 }
 
 /* New UUID; checksums seeded from the old one stay valid through the
