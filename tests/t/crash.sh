@@ -68,6 +68,9 @@ power_cut() {
 undo_cut() {
 	cp "$work/orig.img" "$img"
 	rm -f "$work/undo"
+	# libext2fs's undo manager returns early from its close when the
+	# device refuses writes, leaking its state: not ours to report
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	"$conv" "$img" "$what" "$cut" fail "$work/undo" >"$work/conv.out" \
 		2>&1 || { fail "faultconv:"; cat "$work/conv.out"; return; }
 	"$e2undo" "$work/undo" "$img" >"$work/undo.out" 2>&1 ||
