@@ -24,3 +24,7 @@ dist_noinst_SCRIPTS += bench/debugfs
 
 # mke2fs -d: ours against the reference on a generated tree (tests/p/gentree.py).
 dist_noinst_SCRIPTS += bench/populate
+
+# tune2fs -O (inline_data, ^inline_data, itree) in place against the copy
+# route mke2fs -d.
+dist_noinst_SCRIPTS += bench/convert

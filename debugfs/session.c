@@ -48,24 +48,6 @@ static int check_not_mounted(struct dbg_ctx *ctx, const char *device)
 	return 0;
 }
 
-/* True when itree is the only read-only-compatible feature libext2fs
- * refuses to write: the other feature words were accepted already. */
-static int only_itree_unknown(const struct dbg_open_opts *opts,
-			      const char *device)
-{
-	ext2_filsys fs;
-	uint32_t unknown;
-
-	if (ext2fs_open2(device, NULL, open_flags(opts) & ~EXT2_FLAG_RW,
-			 opts->superblock, opts->blocksize, unix_io_manager,
-			 &fs))
-		return 0;
-	unknown = fs->super->s_feature_ro_compat &
-		  ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP;
-	ext2fs_free(fs);
-	return unknown == E2X_FEATURE_RO_COMPAT_ITREE;
-}
-
 /* The I/O manager of a session: plain, or with every overwritten block
  * saved first to the undo file (-z), in the format e2undo replays. */
 static int pick_io(struct dbg_ctx *ctx, const char *device,
@@ -76,19 +58,11 @@ static int pick_io(struct dbg_ctx *ctx, const char *device,
 	*io = unix_io_manager;
 	if (!opts->undo[0])
 		return 0;
-	if (unlink(opts->undo) && errno != ENOENT) {
-		dbg_error(ctx, "open", errno, "%s: removing the old undo file",
-			  opts->undo);
-		return 1;
-	}
-	err = set_undo_io_backing_manager(unix_io_manager);
-	if (!err)
-		err = set_undo_io_backup_file((char *)opts->undo);
+	err = e2x_undo_manager(opts->undo, io);
 	if (err) {
 		dbg_error(ctx, "open", err, "%s: undo file", opts->undo);
 		return 1;
 	}
-	*io = undo_io_manager;
 	fprintf(ctx->out, "Changes can be undone with: e2undo %s %s\n",
 		opts->undo, device);
 	return 0;
@@ -129,15 +103,9 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		return 1;
 	if (pick_io(ctx, device, opts, &io))
 		return 1;
-	err = ext2fs_open2(device, NULL, open_flags(opts), opts->superblock,
-			   opts->blocksize, io, &fs);
-	if (err == EXT2_ET_RO_UNSUPP_FEATURE &&
-	    only_itree_unknown(opts, device))
-		/* libext2fs does not know e2x's own itree bit; libe2x does */
-		err = ext2fs_open2(device, NULL,
-				   open_flags(opts) | EXT2_FLAG_FORCE,
-				   opts->superblock, opts->blocksize, io,
-				   &fs);
+	/* libext2fs does not know e2x's own itree bit; libe2x does */
+	err = e2x_open_fs(device, open_flags(opts), opts->superblock,
+			  opts->blocksize, io, &fs);
 	if (err) {
 		dbg_error(ctx, "open", err, "%s", device);
 		return 1;

@@ -46,6 +46,8 @@ struct fsck_options {
 	int journal_only;	/* -E journal_only */
 	int fixes_only;		/* -E fixes_only (accepted) */
 	int debug;		/* -d */
+	int optimize_dirs;	/* -D (rehash.c) */
+	const char *undo_file;	/* -z */
 };
 
 /* Per-directory facts gathered by pass 1 and 2 for pass 3. */
@@ -227,5 +229,7 @@ void pass2(struct fsck_ctx *ctx);
 void pass3(struct fsck_ctx *ctx);
 void pass4(struct fsck_ctx *ctx);
 void pass5(struct fsck_ctx *ctx);
+/* rehash.c */
+void rehash_dirs(struct fsck_ctx *ctx);
 
 #endif

@@ -14,6 +14,7 @@
  * once at the end, exit code 8.
  */
 #include "config.h"
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "problem.h"
@@ -28,9 +29,8 @@ static int owned(struct fsck_ctx *ctx, blk64_t b)
 	       (fs->block_map && ext2fs_test_block_bitmap2(fs->block_map, b));
 }
 
-static const char *may_write(void *arg, uint64_t off, uint64_t len)
+static const char *verdict(struct fsck_ctx *ctx, uint64_t off, uint64_t len)
 {
-	struct fsck_ctx *ctx = arg;
 	ext2_filsys fs = ctx->fs;
 	blk64_t b, last;
 
@@ -45,6 +45,19 @@ static const char *may_write(void *arg, uint64_t off, uint64_t len)
 	return NULL;
 }
 
+/* The policy: the verdict, logged one line a write when asked. */
+static const char *may_write(void *arg, uint64_t off, uint64_t len)
+{
+	struct fsck_ctx *ctx = arg;
+	const char *why = verdict(ctx, off, len);
+
+	if (ctx->guard_log)
+		fprintf(ctx->guard_log, "%s %" PRIu64 " %" PRIu64 "%s%s\n",
+			why ? "REFUSED" : "WRITE", off, len, why ? " " : "",
+			why ? why : "");
+	return why;
+}
+
 /* Install the policy; E2X_FSCK_WRITE_LOG names a file that logs every
  * write (the safety tests read it). */
 void fsck_guard_start(struct fsck_ctx *ctx)
@@ -52,7 +65,7 @@ void fsck_guard_start(struct fsck_ctx *ctx)
 	const char *path = getenv("E2X_FSCK_WRITE_LOG");
 
 	ctx->guard_log = path && *path ? fopen(path, "a") : NULL;
-	e2x_guard_policy(may_write, ctx, ctx->guard_log);
+	e2x_guard_policy(may_write, ctx);
 }
 
 /* Superblocks and descriptors of every group, the MMP block: the map the
@@ -84,7 +97,7 @@ void fsck_guard_stop(struct fsck_ctx *ctx)
 {
 	unsigned long n = e2x_guard_refused();
 
-	e2x_guard_policy(NULL, NULL, NULL);
+	e2x_guard_policy(NULL, NULL);
 	if (ctx->guard_meta)
 		ext2fs_free_block_bitmap(ctx->guard_meta);
 	ctx->guard_meta = NULL;

@@ -38,5 +38,6 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/fix_alloc.c \
 	e2fsck/fix_dir.c \
 	e2fsck/fix_connect.c \
+	e2fsck/rehash.c \
 	e2fsck/quota.c
 e2fsck_e2fsck_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS)

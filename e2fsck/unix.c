@@ -157,12 +157,16 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'r':	/* historical no-op */
 		case 'k':
 		case 'F':
-		case 'D':	/* directory optimisation: not done yet */
+			break;
+		case 'D':
+			o->optimize_dirs = 1;
+			break;
+		case 'z':
+			o->undo_file = optarg;
 			break;
 		case 'c':
 		case 'l':
 		case 'L':
-		case 'z':
 			fprintf(stderr, "%s: option -%c is not supported\n",
 				ctx->prog, c);
 			exit(FSCK_USAGE);
@@ -175,6 +179,11 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 			"given\n", ctx->prog);
 		exit(FSCK_USAGE);
 	}
+	if (o->optimize_dirs && o->mode == MODE_NO) {
+		fprintf(stderr, "%s: -D rewrites directories; it cannot go "
+			"with -n\n", ctx->prog);
+		exit(FSCK_USAGE);
+	}
 	if (optind != argc - 1)
 		usage(ctx->prog);
 	o->device = argv[optind];
@@ -183,6 +192,26 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 			"use -n, -y or -p\n", ctx->prog);
 		exit(FSCK_ERROR);
 	}
+}
+
+/* -z: every write goes through libext2fs's undo manager into the file
+ * e2undo replays (nothing to undo with -n). */
+static void setup_undo(struct fsck_ctx *ctx)
+{
+	errcode_t err;
+
+	io_manager io = unix_io_manager;
+
+	if (!ctx->opt.undo_file || ctx->opt.mode == MODE_NO)
+		return;
+	err = e2x_undo_manager(ctx->opt.undo_file, &io);
+	if (err) {
+		fprintf(stderr, "%s: undo file %s: %s\n", ctx->prog,
+			ctx->opt.undo_file, error_message(err));
+		exit(FSCK_ERROR);
+	}
+	/* the guard's allowed writes go on through the undo manager */
+	e2x_guard_backing(io);
 }
 
 /* Refuse a writing check of a mounted file system. */
@@ -270,6 +299,7 @@ int main(int argc, char **argv)
 	e2x_init_errors();
 	parse_args(&ctx, argc, argv);
 	check_mount(&ctx);
+	setup_undo(&ctx);
 	return verify_repairs(&ctx, fsck_run(&ctx));
 }
 #endif
@@ -767,6 +797,7 @@ int fsck_run(struct fsck_ctx *ctx)
 		goto close;
 	}
 	run_passes(ctx);
+	rehash_dirs(ctx);
 	finish_rw(ctx);
 	if (!ctx->preen_bailed)
 		print_summary(ctx);

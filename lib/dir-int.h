@@ -6,6 +6,7 @@
 #define E2X_DIR_INT_H
 
 #include "e2x.h"
+#include "file-int.h"
 
 /* An open directory for the length of one operation. */
 struct e2x_dirh {
@@ -21,6 +22,15 @@ struct e2x_dirh {
 	char *blk;			/* scratch block buffers */
 	char *blk2;
 	int pack_full;			/* htree build: fill leaves up */
+	int keep_times;			/* a conversion: no mtime/ctime */
+	/* e2x_dir_build_htree: the new index is written to a fresh run of
+	 * blocks (shadow, shadow_len; writes of block N go to shadow + N)
+	 * and the inode switches to it; the old blocks (old) are freed
+	 * after dirh_close's inode write. */
+	int shadow_build;
+	blk64_t shadow;
+	uint64_t shadow_len;
+	struct e2x_blk_list old;
 };
 
 /* A collected entry (iteration in HASH or INODE order, htree build). */

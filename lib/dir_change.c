@@ -53,7 +53,6 @@ static errcode_t promote_fill(struct e2x_dirh *d, char *block)
 errcode_t dirh_promote(struct e2x_dirh *d)
 {
 	char *block;
-	blk64_t lblk;
 	errcode_t err;
 
 	block = malloc(d->bs);
@@ -65,10 +64,13 @@ errcode_t dirh_promote(struct e2x_dirh *d)
 	if (err)
 		goto out;
 	d->form = E2X_DIR_FORM_LINEAR;
-	d->nblocks = 0;
-	err = dirh_append_block(d, &lblk);
+	/* the block is written before dirh_close's inode write points the
+	 * directory at it: a crash in between loses nothing */
+	if (d->csum)
+		e2x_dirblk_csum_set(d->seed, block, d->bs);
+	err = e2x_storage_new_block(d->fs, d->ino, d->inode, block);
 	if (!err)
-		err = dirh_write_leaf(d, lblk, block);
+		dirh_set_size(d, 1);
 out:
 	free(block);
 	return err;
@@ -105,6 +107,7 @@ errcode_t dirh_index(struct e2x_dirh *d, ext2_ino_t parent)
 
 errcode_t dirh_pack_inline(struct e2x_dirh *d)
 {
+	struct e2x_blk_list old = { 0 };
 	struct dir_coll c;
 	ext2_ino_t parent;
 	char *buf = NULL;
@@ -122,9 +125,16 @@ errcode_t dirh_pack_inline(struct e2x_dirh *d)
 	if (!err)
 		err = dir_itree_drop(d);
 	if (!err)
-		err = e2x_free_file_blocks(d->fs, d->ino, d->inode, 0);
-	if (!err)
+		err = e2x_blocks_collect(d->fs, d->ino, &old);
+	if (!err) {
+		e2x_storage_forget(d->fs, d->inode);
 		err = inline_store(d, buf, len);
+	}
+	/* freed in memory only: the bitmaps reach the disk after
+	 * dirh_close's inode write has switched the directory */
+	if (!err)
+		e2x_blocks_release(d->fs, &old);
+	e2x_blocks_free(&old);
 	coll_free(&c);
 	free(buf);
 	return err;
@@ -260,6 +270,8 @@ errcode_t e2x_dir_build_htree(ext2_filsys fs, ext2_ino_t dir, int flags)
 	if (err)
 		return err;
 	d.pack_full = !!(flags & E2X_DIR_BUILD_FULL);
+	d.keep_times = !!(flags & E2X_KEEP_TIMES);
+	d.shadow_build = 1;
 	err = E2X_ERR_UNSUPPORTED;
 	if (d.form == E2X_DIR_FORM_INLINE)
 		goto out;

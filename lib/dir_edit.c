@@ -31,11 +31,12 @@ errcode_t e2x_dir_expand(ext2_filsys fs, ext2_ino_t dir, int flags)
 	errcode_t err;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	if (flags)
+	if (flags & ~E2X_KEEP_TIMES)
 		return EXT2_ET_INVALID_ARGUMENT;
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	d.keep_times = !!(flags & E2X_KEEP_TIMES);
 	switch (d.form) {
 	case E2X_DIR_FORM_INLINE:
 		d.changed = 1;
@@ -56,11 +57,12 @@ errcode_t e2x_dir_itree_build(ext2_filsys fs, ext2_ino_t dir, int flags)
 	errcode_t err;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	if (flags)
+	if (flags & ~E2X_KEEP_TIMES)
 		return EXT2_ET_INVALID_ARGUMENT;
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	d.keep_times = !!(flags & E2X_KEEP_TIMES);
 	err = E2X_ERR_UNSUPPORTED;
 	if (!dir_itree_wanted(&d))
 		goto out;
@@ -78,11 +80,12 @@ errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags)
 	errcode_t err;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	if (flags)
+	if (flags & ~E2X_KEEP_TIMES)
 		return EXT2_ET_INVALID_ARGUMENT;
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	d.keep_times = !!(flags & E2X_KEEP_TIMES);
 	err = E2X_ERR_NOT_FOUND;
 	if (dir_itree_present(&d))
 		err = dir_itree_drop(&d);

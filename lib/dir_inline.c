@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dir-int.h"
+#include "file-int.h"
 
 #define IBLOCK E2X_INLINE_IBLOCK_SIZE
 

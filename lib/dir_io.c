@@ -96,11 +96,16 @@ errcode_t dirh_close(struct e2x_dirh *d, errcode_t err)
 	errcode_t werr;
 
 	if (d->changed && !err && d->ino) {
-		d->inode->i_mtime = d->inode->i_ctime = (uint32_t)e2x_now(d->fs);
+		if (!d->keep_times)
+			d->inode->i_mtime = d->inode->i_ctime =
+				(uint32_t)e2x_now(d->fs);
 		werr = e2x_write_inode(d->fs, d->ino, d->inode);
 		if (werr)
 			err = werr;
+		else	/* switched: the blocks it left may go now */
+			e2x_blocks_release(d->fs, &d->old);
 	}
+	e2x_blocks_free(&d->old);
 	free(d->inode);
 	free(d->blk);
 	free(d->blk2);
@@ -136,9 +141,15 @@ static errcode_t dirh_write_raw(struct e2x_dirh *d, blk64_t lblk, char *buf)
 	blk64_t pblk;
 	errcode_t err;
 
-	err = dirh_map(d, lblk, &pblk);
-	if (err)
-		return err;
+	if (d->shadow) {	/* a rebuild into a fresh run (htree.c) */
+		if (lblk >= d->shadow_len)
+			return E2X_ERR_CORRUPT;
+		pblk = d->shadow + lblk;
+	} else {
+		err = dirh_map(d, lblk, &pblk);
+		if (err)
+			return err;
+	}
 	return io_channel_write_blk64(d->fs->io, pblk, 1, buf);
 }
 

@@ -494,7 +494,6 @@ errcode_t e2x_dir_pack_inline(ext2_filsys fs, ext2_ino_t dir, int flags)
 	struct e2x_dirh d;
 	errcode_t err;
 
-	(void)flags;
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	if (!ext2fs_has_feature_inline_data(fs->super) ||
 	    dir == EXT2_ROOT_INO)
@@ -502,6 +501,7 @@ errcode_t e2x_dir_pack_inline(ext2_filsys fs, ext2_ino_t dir, int flags)
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	d.keep_times = !!(flags & E2X_KEEP_TIMES);
 	err = dirh_pack_inline(&d);
 	return dirh_close(&d, err);
 }

@@ -71,17 +71,21 @@ errcode_t e2x_cache_io_modify(io_channel ch, unsigned long long blk,
 			      e2x_cache_fixup_fn fixup);
 
 /*
- * e2x_guard_io_manager (guard_io.c) opens NAME through unix_io and passes
+ * e2x_guard_io_manager (guard_io.c) opens NAME through unix_io (or the
+ * manager given to e2x_guard_backing) and passes
  * every write through the process's policy first: FN(ARG, OFFSET, LENGTH)
  * returns NULL to allow the bytes [OFFSET, OFFSET + LENGTH) to be written,
  * or why not; a refused write is not made and fails with
- * E2X_ERR_WRITE_REFUSED.  LOG (may be NULL) gets one line per write:
- * "WRITE off len" or "REFUSED off len why".  No policy: all allowed.
+ * E2X_ERR_WRITE_REFUSED.  FN sees every write, so it may log them.  No
+ * policy: all allowed.
  */
 typedef const char *(*e2x_guard_fn)(void *arg, uint64_t off, uint64_t len);
 extern io_manager e2x_guard_io_manager;
-void e2x_guard_policy(e2x_guard_fn fn, void *arg, FILE *log);
+void e2x_guard_policy(e2x_guard_fn fn, void *arg);
 /* Writes refused since the policy was last set. */
 unsigned long e2x_guard_refused(void);
+/* The manager the guard opens NAME through (NULL: unix_io), e.g. the
+ * undo manager so that an allowed write is also saved for e2undo. */
+void e2x_guard_backing(io_manager mgr);
 
 #endif

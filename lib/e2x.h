@@ -62,9 +62,71 @@ errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 errcode_t e2x_write_inode_exact(ext2_filsys fs, ext2_ino_t ino,
 				struct ext2_inode_large *inode, int flags);
 
+/* Flag for the file and directory edits that a conversion calls
+ * (e2x_file_pack/promote, e2x_dir_pack_inline/expand/itree_build/drop):
+ * the content is unchanged, so mtime and ctime are left as they are. */
+#define E2X_KEEP_TIMES		0x8000
+
 /* crc32c.c --- crc32c(CRC, P, LEN), the value ext2fs_crc32c_le() gives,
  * with the CPU's instruction where there is one. */
 uint32_t e2x_crc32c(uint32_t crc, const void *p, size_t len);
+
+/* open.c --- open NAME (libext2fs flags; MGR NULL for unix_io), also when
+ * e2x's itree is its only read-only-compatible feature libext2fs does not
+ * know (libe2x maintains it). */
+errcode_t e2x_open_fs(const char *name, int flags, blk64_t superblock,
+		      unsigned int blocksize, io_manager mgr, ext2_filsys *ret);
+/* Route the writes of *MGR (NULL: unix_io) through libext2fs's undo
+ * manager into UNDO_FILE (removed first), which e2undo replays; *MGR then
+ * is the manager to open with.  One undo file per process. */
+errcode_t e2x_undo_manager(const char *undo_file, io_manager *mgr);
+
+/* convert.c --- in-place feature conversions.  Each sets the feature on
+ * disk before the first inode that uses it (or clears it after the last),
+ * converts inode by inode keeping times, and leaves the fs flushed.  The
+ * stats say what changed; free_before/after count free blocks. */
+struct e2x_convert_stats {
+	unsigned long files;	/* regular files and symlinks converted */
+	unsigned long dirs;	/* directories converted */
+	blk64_t free_before, free_after;
+	unsigned long reserved[4];
+};
+#define E2X_CONVERT_NO_PACK	0x0001	/* inline_data on: feature only */
+/* Set inline_data, then pack every file, symlink and directory that fits
+ * (E2X_ERR_INODE_SIZE for 128-byte inodes). */
+errcode_t e2x_convert_inline_on(ext2_filsys fs, int flags,
+				struct e2x_convert_stats *st);
+/* Move every inline file, symlink and directory into blocks, then clear
+ * inline_data. */
+errcode_t e2x_convert_inline_off(ext2_filsys fs, int flags,
+				 struct e2x_convert_stats *st);
+/* Set itree and build one for every indexed directory that has room
+ * (E2X_ERR_FEATURE_CONFLICT without dir_index); or drop them all and
+ * clear it. */
+errcode_t e2x_convert_itree_on(ext2_filsys fs, int flags,
+			       struct e2x_convert_stats *st);
+errcode_t e2x_convert_itree_off(ext2_filsys fs, int flags,
+				struct e2x_convert_stats *st);
+/* Set dir_index and index every directory of more than one block. */
+errcode_t e2x_convert_index_dirs(ext2_filsys fs, int flags,
+				 struct e2x_convert_stats *st);
+/* e2fsck -D: rebuild every indexed (or, with dir_index, multi-block)
+ * directory's htree compact and in hash order, with its itree when the fs
+ * has the feature; pack one-block directories inline when inline_data is
+ * on and they fit.  st->dirs counts the directories rewritten. */
+errcode_t e2x_optimize_dirs(ext2_filsys fs, int flags,
+			    struct e2x_convert_stats *st);
+
+/* settle.c --- write the superblock (in one write), descriptors and
+ * bitmaps and wait for them: a step of a crash-safe edit. */
+errcode_t e2x_settle(ext2_filsys fs);
+
+/* journal_edit.c --- add an internal journal of MB megabytes (0: the
+ * size mke2fs would choose), zeroed; or remove the journal (E2X_ERR_BUSY
+ * while it needs recovery): the superblock forgets it, then its blocks
+ * are freed and its inode cleared. */
+errcode_t e2x_journal_add(ext2_filsys fs, unsigned long mb);
+errcode_t e2x_journal_remove(ext2_filsys fs);
 
 /* Area headers (one per concept). */
 #include "e2x-geometry.h"

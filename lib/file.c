@@ -303,6 +303,16 @@ errcode_t e2x_file_write_new_blocks(ext2_filsys fs, ext2_ino_t ino,
 }
 
 /* Move inline content (i_size bytes) into block 0 of a new extent tree. */
+/* The content into a new block, written before the caller's inode write
+ * switches the inode from its inline copy to the block. */
+static errcode_t promote_block(struct fop *op, const char *content,
+			       size_t size)
+{
+	memset(op->blk, 0, op->fs->blocksize);
+	memcpy(op->blk, content, size);
+	return e2x_storage_new_block(op->fs, op->ino, op->inode, op->blk);
+}
+
 static errcode_t promote(struct fop *op)
 {
 	uint64_t size = fop_size(op);
@@ -322,11 +332,10 @@ static errcode_t promote(struct fop *op)
 	err = e2x_inline_clear(op->fs, op->ino, op->inode);
 	if (err)
 		goto out;
-	err = e2x_extent_root_init(op->fs, op->inode);
-	if (err)
-		goto out;
 	if (size)
-		err = blocks_write(op, 0, content, size, NULL);
+		err = promote_block(op, content, size);
+	else
+		err = e2x_extent_root_init(op->fs, op->inode);
 out:
 	ext2fs_free_mem(&content);
 	return err;
@@ -567,6 +576,7 @@ static errcode_t inline_dry_run(struct fop *op, const char *content,
 
 errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 {
+	struct e2x_blk_list old = { 0 };
 	struct fop op;
 	char *content = NULL;
 	uint64_t size;
@@ -574,7 +584,6 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 	int fast;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG | FOP_LNK, &op);
 	if (err)
 		goto out;
@@ -600,18 +609,24 @@ errcode_t e2x_file_pack(ext2_filsys fs, ext2_ino_t ino, int flags)
 	if (!err && !fast)
 		err = inline_dry_run(&op, content, size);
 	if (!err)
-		err = unmap_all(&op);
+		err = e2x_blocks_collect(fs, ino, &old);
 	if (err)
 		goto out;
+	e2x_storage_forget(fs, op.inode);
 	if (fast)
 		set_fast_symlink(&op, content, size);
 	else
 		err = e2x_inline_set(fs, ino, op.inode, content, size);
 	if (err)
 		goto out;
-	fop_touch(&op);
+	if (!(flags & E2X_KEEP_TIMES))
+		fop_touch(&op);
+	/* the switch: one inode write; the old blocks go only after it */
 	err = fop_store(&op);
+	if (!err)
+		e2x_blocks_release(fs, &old);
 out:
+	e2x_blocks_free(&old);
 	ext2fs_free_mem(&content);
 	fop_close(&op);
 	return err;
@@ -622,7 +637,6 @@ errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags)
 	struct fop op;
 	errcode_t err;
 
-	(void)flags;
 	err = fop_open_as(fs, ino, FOP_REG | FOP_LNK, &op);
 	if (err)
 		goto out;
@@ -631,7 +645,8 @@ errcode_t e2x_file_promote(ext2_filsys fs, ext2_ino_t ino, int flags)
 	err = promote(&op);
 	if (err)
 		goto out;
-	fop_touch(&op);
+	if (!(flags & E2X_KEEP_TIMES))
+		fop_touch(&op);
 	err = fop_store(&op);
 out:
 	fop_close(&op);

@@ -2,12 +2,11 @@
  * guard_io.c --- e2x_guard_io_manager: unix_io with a gate on every write.
  * A program that repairs a file system states which bytes it may write
  * (e2x_guard_policy); a write the policy refuses is not made, fails with
- * E2X_ERR_WRITE_REFUSED and is logged, so a repair that would have
- * written over something it has not proved to own stops instead.  Every
- * write, allowed or not, can be logged (one line each) for tests.
+ * E2X_ERR_WRITE_REFUSED, so a repair that would have written over
+ * something it has not proved to own stops instead.  The policy sees every
+ * write (the program may log them).
  */
 #include "config.h"
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +22,18 @@ struct guard_chan {
 /* One policy for the process: every channel the manager opens uses it. */
 static e2x_guard_fn policy;
 static void *policy_arg;
-static FILE *policy_log;
 static unsigned long refused;
+static io_manager backing;
 
-void e2x_guard_policy(e2x_guard_fn fn, void *arg, FILE *log)
+void e2x_guard_backing(io_manager mgr)
+{
+	backing = mgr;
+}
+
+void e2x_guard_policy(e2x_guard_fn fn, void *arg)
 {
 	policy = fn;
 	policy_arg = arg;
-	policy_log = log;
 	if (fn)
 		refused = 0;
 }
@@ -51,15 +54,11 @@ static uint64_t req_len(io_channel ch, int count)
 	return count < 0 ? (uint64_t)-count : (uint64_t)count * ch->block_size;
 }
 
-/* 0 when [OFF, OFF + LEN) may be written; logs the verdict. */
+/* 0 when [OFF, OFF + LEN) may be written. */
 static errcode_t gate(uint64_t off, uint64_t len)
 {
 	const char *why = policy ? policy(policy_arg, off, len) : NULL;
 
-	if (policy_log)
-		fprintf(policy_log, "%s %" PRIu64 " %" PRIu64 "%s%s\n",
-			why ? "REFUSED" : "WRITE", off, len, why ? " " : "",
-			why ? why : "");
 	if (!why)
 		return 0;
 	refused++;
@@ -180,7 +179,8 @@ static errcode_t guard_open(const char *name, int flags, io_channel *chp)
 	gc = calloc(1, sizeof(*gc));
 	if (!gc)
 		return EXT2_ET_NO_MEMORY;
-	err = unix_io_manager->open(name, flags, &gc->real);
+	err = (backing ? backing : unix_io_manager)->open(name, flags,
+							  &gc->real);
 	if (err) {
 		free(gc);
 		return err;

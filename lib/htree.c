@@ -780,6 +780,50 @@ static errcode_t write_root(struct e2x_dirh *d, ext2_ino_t parent,
 	return dirh_write_dx(d, 0, buf, E2X_DX_ROOT_CL_OFF);
 }
 
+/* A rebuild writes into TOTAL new contiguous blocks, so that until the
+ * inode switches to them the old directory stays whole on disk.  Without
+ * extents, with bigalloc or for a run i_block cannot map, the build is in
+ * place as for a growing directory. */
+static errcode_t shadow_begin(struct e2x_dirh *d, uint64_t total)
+{
+	ext2_filsys fs = d->fs;
+	blk64_t goal, start, len;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_extents(fs->super) ||
+	    ext2fs_has_feature_bigalloc(fs->super) ||
+	    total > 4ULL * EXT_INIT_MAX_LEN) {
+		d->shadow_build = 0;
+		return ensure_blocks(d, total);
+	}
+	err = e2x_blocks_collect(fs, d->ino, &d->old);
+	if (err)
+		return err;
+	goal = ext2fs_find_inode_goal(fs, d->ino,
+				      (struct ext2_inode *)d->inode, 0);
+	err = ext2fs_new_range(fs, EXT2_NEWRANGE_MIN_LENGTH, goal, total,
+			       NULL, &start, &len);
+	if (err)
+		return err;
+	ext2fs_block_alloc_stats_range(fs, start, total, +1);
+	d->shadow = start;
+	d->shadow_len = total;
+	return 0;
+}
+
+/* The inode (in memory; dirh_close writes it) maps the new run only. */
+static errcode_t shadow_switch(struct e2x_dirh *d, uint64_t total)
+{
+	errcode_t err;
+
+	e2x_storage_forget(d->fs, d->inode);
+	err = e2x_storage_map_range(d->fs, d->inode, d->shadow, total);
+	d->shadow = 0;
+	if (!err)
+		dirh_set_size(d, total);
+	return err;
+}
+
 static errcode_t build_write(struct e2x_dirh *d, struct build *b,
 			     ext2_ino_t parent)
 {
@@ -803,7 +847,8 @@ static errcode_t build_write(struct e2x_dirh *d, struct build *b,
 	if (levels + 1 > max_levels(d) || l2 > rlimit)
 		return E2X_ERR_NO_SPACE;
 	total = 1 + n + l1 + l2;
-	err = ensure_blocks(d, total);
+	err = d->shadow_build ? shadow_begin(d, total) :
+				ensure_blocks(d, total);
 	if (err)
 		return err;
 	ent = calloc(n, sizeof(*ent));
@@ -831,12 +876,19 @@ static errcode_t build_write(struct e2x_dirh *d, struct build *b,
 	d->form = E2X_DIR_FORM_HTREE;
 	d->inode->i_flags |= EXT2_INDEX_FL;
 	d->changed = 1;
-	if (d->nblocks > total) {
+	if (d->shadow) {
+		err = shadow_switch(d, total);
+	} else if (d->nblocks > total) {
 		err = e2x_free_file_blocks(d->fs, d->ino, d->inode, total);
 		if (!err)
 			dirh_set_size(d, total);
 	}
 out:
+	if (err && d->shadow) {	/* the old directory stays as it was */
+		ext2fs_block_alloc_stats_range(d->fs, d->shadow,
+					       d->shadow_len, -1);
+		d->shadow = 0;
+	}
 	free(ent);
 	return err;
 }

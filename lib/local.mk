@@ -9,7 +9,8 @@ lib_libe2x_la_SOURCES = \
 	lib/clock.c \
 	lib/fs_uuid.c \
 	lib/raw_edit.c \
-	lib/dir_create.c
+	lib/dir_create.c \
+	lib/open.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
 lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
 lib_libe2x_la_LDFLAGS = -version-info 0:0:0 $(SAN_LDFLAGS)
@@ -75,7 +76,13 @@ lib_libe2x_la_SOURCES += \
 	lib/file.c \
 	lib/file_indirect.c \
 	lib/file_ranges.c \
+	lib/storage_switch.c \
 	lib/pack_all.c \
+	lib/select-int.h \
+	lib/select.c \
+	lib/settle.c \
+	lib/convert.c \
+	lib/journal_edit.c \
 	lib/inode_new.c
 
 # geometry and mkfs (mke2fs): e2x-geometry.h

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 #include <string.h>
-#include "e2x.h"
+#include "select-int.h"
 
 /* Flags that rule packing out: encrypted content, a Merkle tree stored
  * past EOF, an EA-value inode, DAX (no inline data by kernel rule). */
@@ -15,8 +15,7 @@
 static int pack_candidate(ext2_filsys fs, ext2_ino_t ino,
 			  const struct ext2_inode_large *inode)
 {
-	if (ino < EXT2_FIRST_INODE(fs->super) || !inode->i_links_count ||
-	    inode->i_dtime)
+	if (ino < EXT2_FIRST_INODE(fs->super))
 		return 0;
 	if (!LINUX_S_ISREG(inode->i_mode) && !LINUX_S_ISLNK(inode->i_mode))
 		return 0;
@@ -32,32 +31,18 @@ static int pack_candidate(ext2_filsys fs, ext2_ino_t ino,
 
 errcode_t e2x_file_pack_all(ext2_filsys fs, int flags, unsigned long *packed)
 {
-	struct ext2_inode_large *inode = NULL;
-	ext2_inode_scan scan = NULL;
-	int isz;
-	ext2_ino_t ino;
+	struct e2x_ino_list l = { 0 };
 	errcode_t err;
+	size_t i;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	if (packed)
 		*packed = 0;
 	if (!ext2fs_has_feature_inline_data(fs->super))
 		return E2X_ERR_UNSUPPORTED;
-	isz = EXT2_INODE_SIZE(fs->super);
-	err = ext2fs_get_memzero(isz, &inode);
-	if (!err)
-		err = ext2fs_open_inode_scan(fs, 0, &scan);
-	while (!err) {
-		err = ext2fs_get_next_inode_full(scan, &ino,
-						 (struct ext2_inode *)inode,
-						 isz);
-		if (err || !ino)
-			break;
-		if (!pack_candidate(fs, ino, inode))
-			continue;
-		/* e2x_file_pack re-reads the inode: the scan buffer may be
-		 * stale once an earlier pack wrote its neighbours. */
-		err = e2x_file_pack(fs, ino, flags);
+	err = e2x_select_inodes(fs, pack_candidate, &l);
+	for (i = 0; !err && i < l.n; i++) {
+		err = e2x_file_pack(fs, l.v[i], flags);
 		if (err == E2X_ERR_INLINE_TOO_BIG ||
 		    err == E2X_ERR_UNSUPPORTED) {
 			err = 0;
@@ -66,8 +51,6 @@ errcode_t e2x_file_pack_all(ext2_filsys fs, int flags, unsigned long *packed)
 		if (!err && packed)
 			(*packed)++;
 	}
-	if (scan)
-		ext2fs_close_inode_scan(scan);
-	ext2fs_free_mem(&inode);
+	e2x_ino_list_free(&l);
 	return err;
 }

@@ -11,3 +11,6 @@ dist_man_MANS += man/e2fsck.8
 
 # the itree on-disk format
 dist_man_MANS += man/e2x-itree.5
+
+# tune2fs (e2label is the same program under another name), dumpe2fs
+dist_man_MANS += man/tune2fs.8 man/e2label.8 man/dumpe2fs.8
