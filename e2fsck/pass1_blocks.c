@@ -67,6 +67,7 @@ void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	ext2_filsys fs = st->fs;
 	blk64_t c, c0, c1, b;
 
+	st->claims++;
 	/* a new extent of block_found, unless it follows the last one */
 	if (pblk != ctx->found_next)
 		ctx->found_claims++;
@@ -174,8 +175,7 @@ void p1_block_problem(struct p1_inode *st, problem_t code,
 	st->nerrors++;
 	if (st->quiet || st->nerrors > P1_MAX_BLOCK_ERRORS)
 		return;
-	pctx->ino = st->ino;
-	fix_problem(st->ctx, code, pctx);
+	p1_fix(st, code, pctx);
 }
 
 /*

@@ -131,12 +131,14 @@ void p1_check_ibody_ea(struct p1_inode *st)
 			    start + IBODY_MAGIC_LEN, 0, 0);
 }
 
-static void inline_problem(struct p1_inode *st, problem_t code,
-			   struct problem_ctx *pctx)
+/* Report; returns 1 when the problem was repaired. */
+static int inline_problem(struct p1_inode *st, problem_t code,
+			  struct problem_ctx *pctx)
 {
-	pctx->ino = st->ino;
+	if (p1_fix(st, code, pctx))
+		return 1;
 	st->bad = 1;
-	fix_problem(st->ctx, code, pctx);
+	return 0;
 }
 
 /* An inode with the inline data flag: returns with st->inline_cap set. */
@@ -153,8 +155,8 @@ void p1_check_inline(struct p1_inode *st)
 	pctx_clear(&pctx);
 	st->inline_cap = 0;
 	if (!ext2fs_has_feature_inline_data(st->fs->super)) {
-		inline_problem(st, PR_1_INLINE_NO_FEATURE, &pctx);
-		return;
+		if (!inline_problem(st, PR_1_INLINE_NO_FEATURE, &pctx))
+			return;
 	}
 	if (in->i_flags & EXT4_EXTENTS_FL) {
 		inline_problem(st, PR_1_INLINE_AND_EXTENTS, &pctx);
@@ -186,8 +188,8 @@ void p1_check_inline(struct p1_inode *st)
 	    (LINUX_S_ISDIR(in->i_mode) && size != st->inline_cap)) {
 		pctx.num = size;
 		pctx.num2 = st->inline_cap;
-		inline_problem(st, PR_1_INLINE_SIZE, &pctx);
-		return;
+		if (!inline_problem(st, PR_1_INLINE_SIZE, &pctx))
+			return;
 	}
 	if (LINUX_S_ISDIR(in->i_mode) && !st->quiet)
 		ext2fs_add_dir_block2(st->ctx->dblist, st->ino, 0, 0);

@@ -110,6 +110,8 @@
 #define PR_1_FADDR			0x01003d
 #define PR_1_EXTRA_TIME			0x01003e
 #define PR_1_MAP_LOOP			0x01003f
+#define PR_1_RESTART			0x010040
+#define PR_1_WRITE_FAILED		0x010041
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001

@@ -54,6 +54,7 @@ uint32_t e2x_crc32c(uint32_t crc, const void *p, size_t len);
 #include "e2x-populate.h"
 #include "e2x-edit.h"
 #include "e2x-cache.h"
+#include "e2x-repair.h"
 
 #ifdef __cplusplus
 }

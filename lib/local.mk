@@ -109,6 +109,14 @@ lib_libe2x_la_SOURCES += \
 	lib/xattr.c
 e2xinclude_HEADERS += lib/e2x-edit.h
 
+# Repair primitives for e2fsck (e2x-repair.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-repair.h \
+	lib/repair_inode.c \
+	lib/repair_extent.c \
+	lib/repair_xattr.c
+e2xinclude_HEADERS += lib/e2x-repair.h
+
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.
 lib_libe2x_la_SOURCES += \
 	lib/e2x-populate.h \

@@ -1,0 +1,47 @@
+/*
+ * e2x-repair.h --- repair primitives for e2fsck: changes to one inode
+ * (and the map blocks it owns) that put a damaged inode right.
+ *
+ * They work on an inode held in memory: the caller writes it once with
+ * e2x_write_inode(), so i_version moves once per repaired inode.  Map
+ * blocks they rewrite get their checksums recomputed.  They do not touch
+ * the allocation bitmaps: e2fsck recomputes those from what it finds.
+ */
+#ifndef E2X_REPAIR_H
+#define E2X_REPAIR_H
+
+/* repair_inode.c */
+/* Mark IN deleted: no links, deletion time NOW, no flags that make a
+ * later check read its (possibly garbage) map. */
+void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now);
+/* Drop every pointer of an indirect map that lies outside the data area
+ * or leads to an unreadable indirect block; rewrite changed indirect
+ * blocks.  *DROPPED counts the pointers removed. */
+errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
+			     uint64_t *dropped);
+
+/* repair_extent.c */
+#define E2X_REPAIR_EXT_DIR	0x1	/* a directory: no unwritten extents */
+/*
+ * Repair an extent tree in place: drop extents that are empty, outside
+ * the data area, past the largest offset, out of order or overlapping,
+ * or (bigalloc) misaligned within their cluster; drop index entries whose
+ * node cannot be read or is not a node of the right depth, or ends up
+ * empty; set each index key to its node's first key; rewrite every node
+ * changed with a fresh checksum.  The tree's shape is kept: nothing is
+ * allocated.  *DROPPED counts extents and index entries removed.
+ */
+errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
+				 struct ext2_inode_large *in, int flags,
+				 uint64_t *dropped);
+
+/* repair_xattr.c */
+/* Rewrite attribute block BLK (of inode INO, for the checksum) with every
+ * entry hash, the block hash and the checksum recomputed. */
+errcode_t e2x_repair_xattr_block(ext2_filsys fs, ext2_ino_t ino,
+				 blk64_t blk);
+/* Set the reference count of attribute block BLK to COUNT. */
+errcode_t e2x_repair_xattr_refcount(ext2_filsys fs, blk64_t blk,
+				    uint32_t count);
+
+#endif
