@@ -314,7 +314,7 @@ static void check_sizes(struct p1_inode *st)
 {
 	ext2_filsys fs = st->fs;
 	struct ext2_inode_large *in = st->inode;
-	uint64_t size = EXT2_I_SIZE(in), want;
+	uint64_t size = EXT2_I_SIZE(in);
 
 	if (st->bad)
 		return;
@@ -345,8 +345,17 @@ static void check_sizes(struct p1_inode *st)
 			 size > max_mapped_size(fs))
 			report(st, PR_1_SIZE, size, max_mapped_size(fs), NULL);
 	}
-	want = st->nclusters * EXT2FS_CLUSTER_RATIO(fs) *
-	       (fs->blocksize / 512);
+}
+
+/* i_blocks against the clusters counted (every type of inode). */
+static void check_i_blocks(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	uint64_t want = st->nclusters * EXT2FS_CLUSTER_RATIO(fs) *
+			(fs->blocksize / 512);
+
+	if (st->bad || st->fix_map || st->clear)
+		return;
 	/* the Hurd counts i_blocks its own way */
 	if (stored_i_blocks(st) != want &&
 	    fs->super->s_creator_os != EXT2_OS_HURD)
@@ -444,6 +453,7 @@ static void check_contents(struct p1_inode *st)
 	if ((LINUX_S_ISREG(mode) || LINUX_S_ISDIR(mode) ||
 	     (LINUX_S_ISLNK(mode) && !fast)) && !st->fix_map && !st->clear)
 		check_sizes(st);
+	check_i_blocks(st);
 	if (fast)
 		st->ctx->n_fast_symlinks++;
 }
@@ -460,6 +470,8 @@ static void check_reserved(struct p1_inode *st)
 		if (!(in->i_flags & EXT4_EXTENTS_FL) &&
 		    (in->i_block[0] || in->i_block[EXT2_IND_BLOCK]))
 			p1_walk_blocks(st);
+		if (st->fix_map)
+			p1_fix_map(st);
 		return;
 	}
 	if (ino == EXT2_RESIZE_INO) {
