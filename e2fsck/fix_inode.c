@@ -199,8 +199,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_REWRITE:
 		break;
 	case RP_I_BLOCKS:
+		/* num2 is in 512-byte sectors; libext2fs takes clusters */
 		ext2fs_iblk_set(fs, (struct ext2_inode *)in,
-				pctx->num2 / (fs->blocksize / 512));
+				pctx->num2 / (EXT2FS_CLUSTER_RATIO(fs) *
+					      (fs->blocksize / 512)));
 		break;
 	case RP_SIZE:
 		ext2fs_inode_size_set(fs, (struct ext2_inode *)in,
