@@ -149,3 +149,13 @@ tests_unit_test_cache_io_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_cache_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_cache_io
 endif
+
+# Repair primitives (lib/e2x-repair.h).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_repair
+tests_unit_test_repair_SOURCES = tests/unit/unit.h tests/unit/test_repair.c \
+	$(UNIT_FIXTURE)
+tests_unit_test_repair_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_repair_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_repair
+endif
