@@ -72,6 +72,10 @@ void p1_fix_map(struct p1_inode *st);
 void p1_write_fixed(struct p1_inode *st);
 void p1_report_write(struct fsck_ctx *ctx, ext2_ino_t ino, errcode_t err);
 
+/* fix_alloc.c: allocations of repairs come from blocks found free */
+errcode_t fsck_alloc_begin(struct fsck_ctx *ctx);
+void fsck_alloc_end(struct fsck_ctx *ctx);
+
 /* pass1_inline.c */
 /* Find an in-inode xattr; sets *VOFF and *VLEN to the value's place in the
  * inode buffer.  Returns 0, E2X_ERR_NOT_FOUND or E2X_ERR_CORRUPT (with a

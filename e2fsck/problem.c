@@ -379,11 +379,16 @@ static const struct problem_row rows[] = {
   "After the journal replay the superblock says {num} free {str}; counted "
   "{num2}" },
 /* Pass 1b */
-{ PR_1B_DUP_BLOCKS, PROMPT_CLONE, NR,
+{ PR_1B_DUP_BLOCKS, PROMPT_CLONE, 0,
   "Inode {ino} shares {num} block(s) with other inodes" },
-{ PR_1B_DUP_META, PROMPT_CLONE, NR,
+{ PR_1B_DUP_META, PROMPT_CLONE, 0,
   "Inode {ino} maps {num2} block(s) of file system metadata ({num} shared "
   "in all)" },
+{ PR_1B_CLONE_FAILED, PROMPT_CLEAR_INODE, 0,
+  "Giving inode {ino} its own copy of its shared blocks failed ({str})" },
+{ PR_1B_CLONE_UNSUPPORTED, PROMPT_NONE, 0,
+  "Inode {ino} keeps its shared clusters: copying clusters is not "
+  "available yet" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {

@@ -116,6 +116,8 @@
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
 #define PR_1B_DUP_META			0x110002
+#define PR_1B_CLONE_FAILED		0x110003
+#define PR_1B_CLONE_UNSUPPORTED		0x110004
 
 /* Pass 2: directory entries. */
 #define PR_2_DIR_CSUM			0x020001

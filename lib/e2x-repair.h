@@ -44,4 +44,23 @@ errcode_t e2x_repair_xattr_block(ext2_filsys fs, ext2_ino_t ino,
 errcode_t e2x_repair_xattr_refcount(ext2_filsys fs, blk64_t blk,
 				    uint32_t count);
 
+/* repair_clone.c */
+struct e2x_clone_ops {
+	/* Whether the inode gets its own copy of BLK. */
+	int (*want)(void *priv, blk64_t blk);
+	/* Told after each copy (LBLK < 0: an indirect block); may be NULL. */
+	void (*moved)(void *priv, blk64_t old, blk64_t new, e2_blkcnt_t lblk);
+	void *priv;
+};
+/*
+ * Copy each block of inode INO that OPS->want() picks to a new block (from
+ * the allocator of FS: e2fsck installs one over what it found in use) and
+ * map the copy in its place; extent nodes stay.  Reads and writes the
+ * inode itself, bumping i_version once.  *CLONED counts the copies.
+ * E2X_ERR_UNSUPPORTED on bigalloc.
+ */
+errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
+				  const struct e2x_clone_ops *ops,
+				  uint64_t *cloned);
+
 #endif
