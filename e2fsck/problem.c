@@ -61,7 +61,7 @@ static const struct problem_row rows[] = {
 { PR_0_JOURNAL_NOT_REPLAYED, PROMPT_NONE, PR_INFO,
   "The journal needs recovery; checking the file system as it is on disk, "
   "without the journal's changes" },
-{ PR_0_JOURNAL_INODE, PROMPT_CLEAR, NR,
+{ PR_0_JOURNAL_INODE, PROMPT_CLEAR, 0,
   "The journal inode {ino} is not usable ({str})" },
 { PR_0_ORPHANS_PRESENT, PROMPT_NONE, PR_INFO,
   "Orphan inodes are waiting to be released; checking without releasing "
@@ -79,7 +79,7 @@ static const struct problem_row rows[] = {
   "The orphan list starts at inode {ino}, which is not a valid orphan" },
 { PR_0_ORPHAN_FILE, PROMPT_FIX, NR,
   "The orphan file inode {ino} is not valid ({str})" },
-{ PR_0_JOURNAL_BAD, PROMPT_CLEAR, NR,
+{ PR_0_JOURNAL_BAD, PROMPT_CLEAR, 0,
   "The journal cannot be used ({str})" },
 { PR_0_JOURNAL_REPLAYED, PROMPT_NONE, PR_INFO,
   "Journal recovered: {num} transaction(s), {num2} block(s) written back" },
@@ -114,6 +114,8 @@ static const struct problem_row rows[] = {
 { PR_0_JOURNAL_INODE_BACKUP, PROMPT_FIX, P,
   "The journal inode {ino} cannot be used ({str}); the journal is read "
   "through the copy of its block map in the superblock" },
+{ PR_0_JOURNAL_RECREATE, PROMPT_CREATE, P,
+  "The journal was cleared; the file system has none now" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, 0,
   "Inode {ino}'s checksum does not match its contents" },

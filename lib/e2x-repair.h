@@ -63,4 +63,12 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 				  const struct e2x_clone_ops *ops,
 				  uint64_t *cloned);
 
+/* repair_journal.c */
+/* Drop the journal: the journal inode emptied (its blocks not freed: the
+ * caller's bitmaps decide), the journal features and fields cleared. */
+errcode_t e2x_repair_drop_journal(ext2_filsys fs);
+/* Make a new internal journal of the default size (the block bitmap must
+ * be loaded and right). */
+errcode_t e2x_repair_recreate_journal(ext2_filsys fs);
+
 #endif
