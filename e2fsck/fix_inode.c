@@ -30,6 +30,7 @@ enum p1_repair {
 	RP_MODE_ZERO,		/* reserved inode: no file mode */
 	RP_MAP,			/* repair the block map after the walk */
 	RP_EA_REWRITE,		/* attribute block: hashes and checksum */
+	RP_IBODY_CLEAR,		/* forget the in-inode attributes */
 };
 
 struct p1_repair_row {
@@ -59,6 +60,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_INLINE_TYPE, RP_CLEAR_FLAG, EXT4_INLINE_DATA_FL },
 	{ PR_1_INLINE_NO_DATA, RP_CLEAR_INODE, 0 },
 	{ PR_1_INLINE_SIZE, RP_SIZE, 0 },
+	{ PR_1_IBODY_EA_BAD, RP_IBODY_CLEAR, 0 },
 	{ PR_1_EXTRA_ISIZE, RP_EXTRA_ISIZE, 0 },
 	{ PR_1_EXTENT_HEADER, RP_MAP, 0 },
 	{ PR_1_EXTENT_CSUM, RP_MAP, 0 },
@@ -96,6 +98,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_FADDR, RP_FADDR_ZERO, 0 },
 	{ PR_1_EXTRA_TIME, RP_EXTRA_TIME, 0 },
 	{ PR_1_MAP_LOOP, RP_CLEAR_INODE, 0 },
+	{ PR_1_TOO_MANY_BAD, RP_CLEAR_INODE, 0 },
 };
 
 static const struct p1_repair_row *repair_of(problem_t code)
@@ -218,6 +221,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_MAP:
 		st->fix_map = 1;
 		return;
+	case RP_IBODY_CLEAR:
+		e2x_repair_clear_ibody_xattrs(in, st->isize);
+		break;
 	case RP_EA_REWRITE:
 		p1_report_write(st->ctx, pctx->ino, e2x_repair_xattr_block(
 					fs, st->ino, pctx->blk));

@@ -171,11 +171,21 @@ void p1_found_compact(struct fsck_ctx *ctx)
 void p1_block_problem(struct p1_inode *st, problem_t code,
 		      struct problem_ctx *pctx)
 {
+	struct problem_ctx many;
+
 	st->bad = 1;
 	st->nerrors++;
-	if (st->quiet || st->nerrors > P1_MAX_BLOCK_ERRORS)
+	if (st->quiet)
 		return;
-	p1_fix(st, code, pctx);
+	if (st->nerrors <= P1_MAX_BLOCK_ERRORS) {
+		p1_fix(st, code, pctx);
+		return;
+	}
+	/* the walk stops here: a map this broken is not worth keeping */
+	if (st->nerrors == P1_MAX_BLOCK_ERRORS + 1) {
+		pctx_clear(&many);
+		p1_fix(st, PR_1_TOO_MANY_BAD, &many);
+	}
 }
 
 /*

@@ -153,7 +153,7 @@ static const struct problem_row rows[] = {
   "Inode {ino} has the inline data flag but no system.data attribute" },
 { PR_1_INLINE_SIZE, PROMPT_FIX, 0,
   "Inode {ino} has size {num} but its inline data holds {num2} bytes" },
-{ PR_1_IBODY_EA_BAD, PROMPT_CLEAR, NR,
+{ PR_1_IBODY_EA_BAD, PROMPT_CLEAR, 0,
   "Inode {ino}'s in-inode extended attributes are corrupt ({str})" },
 { PR_1_EXTRA_ISIZE, PROMPT_FIX, 0,
   "Inode {ino}'s extra size {num} is invalid" },
@@ -252,6 +252,8 @@ static const struct problem_row rows[] = {
   "Repairs took back blocks already counted; running pass 1 again" },
 { PR_1_WRITE_FAILED, PROMPT_NONE, 0,
   "Writing repaired inode {ino} failed ({str})" },
+{ PR_1_TOO_MANY_BAD, PROMPT_CLEAR_INODE, 0,
+  "Inode {ino} has too many bad block map entries to repair one by one" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },

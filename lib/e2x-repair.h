@@ -14,6 +14,10 @@
 /* Mark IN deleted: no links, deletion time NOW, no flags that make a
  * later check read its (possibly garbage) map. */
 void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now);
+/* Forget the in-inode extended attributes of IN (ISIZE bytes): the area
+ * after i_extra_isize is zeroed. */
+void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
+				   unsigned int isize);
 /* Drop every pointer of an indirect map that lies outside the data area
  * or leads to an unreadable indirect block; rewrite changed indirect
  * blocks.  *DROPPED counts the pointers removed. */

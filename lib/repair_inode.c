@@ -1,6 +1,7 @@
 /*
  * repair_inode.c --- repair primitives on one inode: clear it, and drop
- * the illegal pointers of an indirect block map.
+ * the illegal pointers of an indirect block map, forget the in-inode
+ * extended attributes.
  */
 #include "config.h"
 #include <string.h>
@@ -11,6 +12,16 @@ void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now)
 	in->i_links_count = 0;
 	in->i_dtime = now ? now : 1;
 	in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT2_INDEX_FL);
+}
+
+void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
+				   unsigned int isize)
+{
+	unsigned int start = EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize;
+
+	if (isize <= EXT2_GOOD_OLD_INODE_SIZE || start >= isize)
+		return;
+	memset((char *)in + start, 0, isize - start);
 }
 
 static int in_data_area(ext2_filsys fs, blk64_t b)
