@@ -31,6 +31,7 @@ enum p1_repair {
 	RP_MAP,			/* repair the block map after the walk */
 	RP_EA_REWRITE,		/* attribute block: hashes and checksum */
 	RP_IBODY_CLEAR,		/* forget the in-inode attributes */
+	RP_DTIME_ORPHAN,	/* orphan link: none if in use, else now */
 };
 
 struct p1_repair_row {
@@ -99,6 +100,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTRA_TIME, RP_EXTRA_TIME, 0 },
 	{ PR_1_MAP_LOOP, RP_CLEAR_INODE, 0 },
 	{ PR_1_TOO_MANY_BAD, RP_CLEAR_INODE, 0 },
+	{ PR_1_LOW_DTIME, RP_DTIME_ORPHAN, 0 },
 };
 
 static const struct p1_repair_row *repair_of(problem_t code)
@@ -221,6 +223,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_MAP:
 		st->fix_map = 1;
 		return;
+	case RP_DTIME_ORPHAN:
+		in->i_dtime = in->i_links_count ? 0 :
+			      (st->ctx->now ? st->ctx->now : 1);
+		break;
 	case RP_IBODY_CLEAR:
 		e2x_repair_clear_ibody_xattrs(in, st->isize);
 		break;

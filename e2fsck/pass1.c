@@ -505,6 +505,25 @@ static void check_unused(struct p1_inode *st)
 		report(st, PR_1_ZERO_DTIME, 0, 0, NULL);
 }
 
+/*
+ * An inode left with a small deletion time once linked an orphan list
+ * (the list keeps the next inode number there).  With no list pending,
+ * and file system times too large to be confused with inode numbers, it
+ * is a link of a list that was broken.
+ */
+static void check_orphan_dtime(struct p1_inode *st)
+{
+	struct ext2_super_block *sb = st->fs->super;
+	uint32_t dt = st->inode->i_dtime;
+
+	if (!dt || dt >= sb->s_inodes_count || st->ctx->orphan_chain ||
+	    sb->s_wtime < sb->s_inodes_count ||
+	    sb->s_mtime < sb->s_inodes_count ||
+	    (sb->s_mkfs_time && sb->s_mkfs_time < sb->s_inodes_count))
+		return;
+	report(st, PR_1_LOW_DTIME, dt, 0, NULL);
+}
+
 static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 {
 	ext2_filsys fs = ctx->fs;
@@ -519,6 +538,7 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		check_reserved(st);
 		goto account;
 	}
+	check_orphan_dtime(st);
 	if (!in->i_links_count) {
 		check_unused(st);
 		return;

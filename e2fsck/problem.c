@@ -254,6 +254,8 @@ static const struct problem_row rows[] = {
   "Writing repaired inode {ino} failed ({str})" },
 { PR_1_TOO_MANY_BAD, PROMPT_CLEAR_INODE, 0,
   "Inode {ino} has too many bad block map entries to repair one by one" },
+{ PR_1_LOW_DTIME, PROMPT_FIX, P,
+  "Inode {ino}'s deletion time {num} is a link of a broken orphan list" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P | NR,
   "Directory {ino} block {num} has a wrong checksum" },

@@ -114,6 +114,7 @@
 #define PR_1_RESTART			0x010040
 #define PR_1_WRITE_FAILED		0x010041
 #define PR_1_TOO_MANY_BAD		0x010042
+#define PR_1_LOW_DTIME			0x010043
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
