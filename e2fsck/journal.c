@@ -114,8 +114,16 @@ static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 		   ext2fs_be32_to_cpu(js->s_nr_users) > 1) {
 		why = "an internal journal with several users";
 	}
-	if (why)
-		jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0);
+	if (why && jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0)) {
+		errcode_t err = e2x_repair_journal_super(ctx->fs);
+
+		if (err) {
+			fprintf(stderr, "%s: cannot fix the journal "
+				"superblock: %s\n", ctx->prog,
+				error_message(err));
+			ctx->exit_extra |= FSCK_ERROR;
+		}
+	}
 }
 
 /* Why the journal inode INO cannot be used as it is on disk, judged

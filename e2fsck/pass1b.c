@@ -271,6 +271,29 @@ static void report_and_clone(struct dup_state *ds, ext2_ino_t ino,
 		clone_inode(ds, ino);
 }
 
+/* Bad blocks inside metadata need the metadata moved (not a copy). */
+static void report_bad_blocks_meta(struct dup_state *ds,
+				   struct ext2_inode_large *in,
+				   unsigned int isize)
+{
+	struct problem_ctx pctx;
+	struct dup_blk *save = ds->blks;
+	size_t n = ds->nblks;
+	uint64_t meta;
+
+	ds->blks = NULL;
+	ds->nblks = 0;
+	rewalk(ds, EXT2_BAD_INO, in, isize, &meta);
+	ds->blks = save;
+	ds->nblks = n;
+	if (!meta)
+		return;
+	pctx_clear(&pctx);
+	pctx.ino = EXT2_BAD_INO;
+	pctx.num2 = meta;
+	fix_problem(ds->ctx, PR_1B_BAD_BLOCKS_META, &pctx);
+}
+
 static int read_claimant(struct fsck_ctx *ctx, ext2_ino_t ino,
 			 struct ext2_inode_large *in, unsigned int isize)
 {
@@ -308,10 +331,14 @@ void pass1b(struct fsck_ctx *ctx)
 		    rewalk(&ds, ino, in, isize, &meta))
 			note_ino(&ds, ino);
 	/* the bad-blocks inode keeps its blocks; the files sharing them copy */
-	for (i = 0; i < ds.ninos && !ctx->abort; i++)
-		if (ds.inos[i] != EXT2_BAD_INO &&
-		    read_claimant(ctx, ds.inos[i], in, isize))
+	for (i = 0; i < ds.ninos && !ctx->abort; i++) {
+		if (!read_claimant(ctx, ds.inos[i], in, isize))
+			continue;
+		if (ds.inos[i] == EXT2_BAD_INO)
+			report_bad_blocks_meta(&ds, in, isize);
+		else
 			report_and_clone(&ds, ds.inos[i], in, isize);
+	}
 out:
 	free(ds.blks);
 	free(ds.inos);

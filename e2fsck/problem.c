@@ -109,7 +109,7 @@ static const struct problem_row rows[] = {
   "The superblock's {str} extra inode size {num} is invalid" },
 { PR_0_MMP, PROMPT_FIX, NR,
   "The multi-mount protection block {blk} is not valid ({str})" },
-{ PR_0_JOURNAL_SB_FIELDS, PROMPT_FIX, NR,
+{ PR_0_JOURNAL_SB_FIELDS, PROMPT_FIX, 0,
   "The journal superblock is not consistent ({str})" },
 { PR_0_JOURNAL_INODE_BACKUP, PROMPT_FIX, P,
   "The journal inode {ino} cannot be used ({str}); the journal is read "
@@ -395,6 +395,8 @@ static const struct problem_row rows[] = {
 { PR_1B_CLONE_UNSUPPORTED, PROMPT_NONE, 0,
   "Inode {ino} keeps its shared clusters: copying clusters is not "
   "available yet" },
+{ PR_1B_BAD_BLOCKS_META, PROMPT_RELOCATE, NR,
+  "The bad-blocks list names {num2} block(s) of file system metadata" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {
