@@ -167,6 +167,37 @@ void p1_clear_inode(struct p1_inode *st)
 		st->ctx->p1_restart = 1;
 }
 
+/* A directory's blocks may not reach past 4 GiB without largedir. */
+static int dir_too_big(struct p1_inode *st, uint64_t size)
+{
+	return st->is_dir && size > (1ULL << 32) &&
+	       !ext2fs_has_feature_largedir(st->fs->super);
+}
+
+/* Drop the extents past the limit; the next round checks the rest. */
+static void trim_dir(struct p1_inode *st)
+{
+	uint64_t dropped;
+	errcode_t err;
+
+	if (st->inode->i_flags & EXT4_EXTENTS_FL)
+		err = e2x_repair_extent_tree(st->fs, st->ino, st->inode,
+					     E2X_REPAIR_EXT_DIR |
+						     E2X_REPAIR_EXT_DIR_LIMIT,
+					     &dropped);
+	else
+		err = e2x_repair_ind_map(st->fs, st->inode,
+					 (1ULL << 32) / st->fs->blocksize,
+					 &dropped);
+	if (err) {
+		st->clear = 1;
+		return;
+	}
+	st->fix_map = 1;	/* sizes and counts: next round */
+	st->dirty = 1;
+	st->ctx->p1_restart = 1;
+}
+
 static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		  const struct problem_ctx *pctx)
 {
@@ -210,6 +241,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 					      (fs->blocksize / 512)));
 		break;
 	case RP_SIZE:
+		if (dir_too_big(st, pctx->num2)) {
+			trim_dir(st);
+			return;
+		}
 		ext2fs_inode_size_set(fs, (struct ext2_inode *)in,
 				      pctx->num2);
 		break;
@@ -266,7 +301,7 @@ void p1_fix_map(struct p1_inode *st)
 							  0,
 					     &dropped);
 	else
-		err = e2x_repair_ind_map(st->fs, in, &dropped);
+		err = e2x_repair_ind_map(st->fs, in, 0, &dropped);
 	if (err) {
 		st->clear = 1;
 		return;

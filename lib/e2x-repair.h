@@ -18,14 +18,17 @@ void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now);
  * after i_extra_isize is zeroed. */
 void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
 				   unsigned int isize);
-/* Drop every pointer of an indirect map that lies outside the data area
- * or leads to an unreadable indirect block; rewrite changed indirect
- * blocks.  *DROPPED counts the pointers removed. */
+/* Drop every pointer of an indirect map that lies outside the data area,
+ * leads to an unreadable indirect block or maps logical blocks from
+ * MAX_LBLK on (0: no limit); rewrite changed indirect blocks.  *DROPPED
+ * counts the pointers removed. */
 errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
-			     uint64_t *dropped);
+			     uint64_t max_lblk, uint64_t *dropped);
 
 /* repair_extent.c */
 #define E2X_REPAIR_EXT_DIR	0x1	/* a directory: no unwritten extents */
+#define E2X_REPAIR_EXT_DIR_LIMIT 0x2	/* drop extents past 4 GiB (a directory
+				   without largedir) */
 /*
  * Repair an extent tree in place: drop extents that are empty, outside
  * the data area, past the largest offset, out of order or overlapping,

@@ -17,6 +17,7 @@ struct ext_fixer {
 	uint64_t next;		/* first logical block still free */
 	uint64_t dropped;
 	uint64_t budget;	/* nodes still allowed to be visited */
+	uint64_t max_lblk;	/* extents must end at or before */
 };
 
 static int range_ok(ext2_filsys fs, blk64_t b, blk64_t n)
@@ -45,7 +46,7 @@ static int keep_extent(struct ext_fixer *fx, struct ext3_extent *ex,
 
 	if (uninit)
 		len -= EXT_INIT_MAX_LEN;
-	if (!len || lblk < fx->next || lblk + len > (1ULL << 32) ||
+	if (!len || lblk < fx->next || lblk + len > fx->max_lblk ||
 	    !range_ok(fs, pblk, len) || (lblk & cmask) != (pblk & cmask))
 		return 0;
 	if (uninit && (fx->flags & E2X_REPAIR_EXT_DIR)) {
@@ -167,6 +168,9 @@ errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	*dropped = 0;
+	fx.max_lblk = 1ULL << 32;
+	if (flags & E2X_REPAIR_EXT_DIR_LIMIT)
+		fx.max_lblk = (1ULL << 32) / fs->blocksize;
 	if (!(in->i_flags & EXT4_EXTENTS_FL))
 		return EXT2_ET_INVALID_ARGUMENT;
 	if (ext2fs_extent_header_verify(eh, sizeof(in->i_block)))

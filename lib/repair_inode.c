@@ -33,11 +33,16 @@ static int in_data_area(ext2_filsys fs, blk64_t b)
 /* Illegal pointers of one indirect block at LEVEL (1 = points at data)
  * are zeroed, legal ones followed; the block is rewritten if changed. */
 static errcode_t fix_ind_block(ext2_filsys fs, blk64_t blk, int level,
+			       uint64_t base, uint64_t max_lblk,
 			       uint64_t *dropped, int *unreadable)
 {
 	uint32_t apb = fs->blocksize / 4, i, *map = NULL;
-	int changed = 0, bad;
+	uint64_t span = 1;
+	int changed = 0, bad, l;
 	errcode_t err;
+
+	for (l = 1; l < level; l++)
+		span *= apb;
 
 	*unreadable = 0;
 	err = ext2fs_get_mem(fs->blocksize, &map);
@@ -52,9 +57,10 @@ static errcode_t fix_ind_block(ext2_filsys fs, blk64_t blk, int level,
 
 		if (!b)
 			continue;
-		bad = !in_data_area(fs, b);
+		bad = !in_data_area(fs, b) || base + i * span >= max_lblk;
 		if (!bad && level > 1)
-			err = fix_ind_block(fs, b, level - 1, dropped, &bad);
+			err = fix_ind_block(fs, b, level - 1, base + i * span,
+					    max_lblk, dropped, &bad);
 		if (bad) {
 			map[i] = 0;
 			changed = 1;
@@ -69,10 +75,16 @@ out:
 }
 
 errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
-			     uint64_t *dropped)
+			     uint64_t max_lblk, uint64_t *dropped)
 {
+	uint64_t apb = fs->blocksize / 4;
+	const uint64_t base[3] = { EXT2_NDIR_BLOCKS, EXT2_NDIR_BLOCKS + apb,
+				   EXT2_NDIR_BLOCKS + apb + apb * apb };
 	errcode_t err = 0;
 	int i, bad;
+
+	if (!max_lblk)
+		max_lblk = ~0ULL;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	*dropped = 0;
@@ -83,10 +95,14 @@ errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
 
 		if (!b)
 			continue;
-		bad = !in_data_area(fs, b);
+		bad = !in_data_area(fs, b) ||
+		      (i < EXT2_NDIR_BLOCKS ? (uint64_t)i :
+					      base[i - EXT2_NDIR_BLOCKS]) >=
+			      max_lblk;
 		if (!bad && i >= EXT2_NDIR_BLOCKS)
 			err = fix_ind_block(fs, b, i - EXT2_NDIR_BLOCKS + 1,
-					    dropped, &bad);
+					    base[i - EXT2_NDIR_BLOCKS],
+					    max_lblk, dropped, &bad);
 		if (bad) {
 			in->i_block[i] = 0;
 			(*dropped)++;

@@ -104,7 +104,7 @@ START_TEST(ind_map_drops_pointers_outside)
 	map[0] = far;
 	ck_assert_int_eq(io_channel_write_blk64(fx.fs->io, ind, 1, map), 0);
 
-	ck_assert_int_eq(e2x_repair_ind_map(fx.fs, &ib.in, &dropped), 0);
+	ck_assert_int_eq(e2x_repair_ind_map(fx.fs, &ib.in, 0, &dropped), 0);
 	ck_assert_uint_eq(dropped, 2);
 	ck_assert_uint_eq(ib.in.i_block[2], 0);
 	ck_assert_uint_ne(ib.in.i_block[3], 0);
