@@ -114,6 +114,8 @@ struct fsck_ctx {
 	blk64_t found_next;		/* block after the last range */
 	int found_is_array;		/* block_found is a plain bit array */
 	int orphan_chain;		/* s_last_orphan set: dtime is a link */
+	int p1_restart;			/* a repair took back claimed blocks */
+	int journal_dropped;		/* an internal journal was cleared */
 
 	/* Journal and orphans at start-up (journal.c). */
 	struct e2x_journal_result jres;

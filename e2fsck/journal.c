@@ -12,8 +12,8 @@
 #include "problem.h"
 #include "journal.h"
 
-static void jproblem(struct fsck_ctx *ctx, problem_t code, const char *str,
-		     uint64_t num, uint64_t num2)
+static int jproblem(struct fsck_ctx *ctx, problem_t code, const char *str,
+		    uint64_t num, uint64_t num2)
 {
 	struct problem_ctx pctx;
 
@@ -21,7 +21,38 @@ static void jproblem(struct fsck_ctx *ctx, problem_t code, const char *str,
 	pctx.str = str;
 	pctx.num = num;
 	pctx.num2 = num2;
-	fix_problem(ctx, code, &pctx);
+	return fix_problem(ctx, code, &pctx);
+}
+
+void fsck_journal_drop(struct fsck_ctx *ctx)
+{
+	int internal = ctx->fs->super->s_journal_inum != 0;
+	errcode_t err = e2x_repair_drop_journal(ctx->fs);
+
+	if (err) {
+		fprintf(stderr, "%s: cannot clear the journal: %s\n",
+			ctx->prog, error_message(err));
+		ctx->exit_extra |= FSCK_ERROR;
+		return;
+	}
+	ctx->journal_dropped = internal;
+}
+
+void fsck_journal_recreate(struct fsck_ctx *ctx)
+{
+	errcode_t err;
+
+	if (!ctx->journal_dropped || !ctx->fs_rw || ctx->abort ||
+	    ctx->problems_unfixed ||
+	    !jproblem(ctx, PR_0_JOURNAL_RECREATE, NULL, 0, 0))
+		return;
+	ctx->journal_dropped = 0;
+	err = e2x_repair_recreate_journal(ctx->fs);
+	if (err) {
+		fprintf(stderr, "%s: cannot create a journal: %s\n",
+			ctx->prog, error_message(err));
+		ctx->exit_extra |= FSCK_ERROR;
+	}
 }
 
 static int open_flags(struct fsck_ctx *ctx, int rw)
@@ -86,8 +117,16 @@ static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 		   ext2fs_be32_to_cpu(js->s_nr_users) > 1) {
 		why = "an internal journal with several users";
 	}
-	if (why)
-		jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0);
+	if (why && jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0)) {
+		errcode_t err = e2x_repair_journal_super(ctx->fs);
+
+		if (err) {
+			fprintf(stderr, "%s: cannot fix the journal "
+				"superblock: %s\n", ctx->prog,
+				error_message(err));
+			ctx->exit_extra |= FSCK_ERROR;
+		}
+	}
 }
 
 /* Why the journal inode INO cannot be used as it is on disk, judged
@@ -159,7 +198,8 @@ static int journal_usable(struct fsck_ctx *ctx, int *backup, __u32 *jnl)
 		e2x_journal_free(j);
 	if (!err)
 		return 1;
-	jproblem(ctx, PR_0_JOURNAL_BAD, error_message(err), 0, 0);
+	if (jproblem(ctx, PR_0_JOURNAL_BAD, error_message(err), 0, 0))
+		fsck_journal_drop(ctx);
 	return 0;
 }
 

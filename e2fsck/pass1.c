@@ -15,6 +15,7 @@
 #include "pass1.h"
 #include "csum.h"
 #include "readahead.h"
+#include "journal.h"
 #include <ext2fs/ext2_ext_attr.h>
 #include <ext2fs/ext3_extents.h>
 
@@ -60,8 +61,9 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	return err;
 }
 
-static void report(struct p1_inode *st, problem_t code, uint64_t num,
-		   uint64_t num2, const char *str)
+/* Report a problem of the inode; a yes applies its repair (fix_inode.c). */
+static int report(struct p1_inode *st, problem_t code, uint64_t num,
+		  uint64_t num2, const char *str)
 {
 	struct problem_ctx pctx;
 
@@ -70,7 +72,7 @@ static void report(struct p1_inode *st, problem_t code, uint64_t num,
 	pctx.num = num;
 	pctx.num2 = num2;
 	pctx.str = str;
-	fix_problem(st->ctx, code, &pctx);
+	return p1_fix(st, code, &pctx);
 }
 
 static int is_quota_ino(ext2_filsys fs, ext2_ino_t ino)
@@ -298,7 +300,7 @@ static void check_sizes(struct p1_inode *st)
 {
 	ext2_filsys fs = st->fs;
 	struct ext2_inode_large *in = st->inode;
-	uint64_t size = EXT2_I_SIZE(in), want;
+	uint64_t size = EXT2_I_SIZE(in);
 
 	if (st->bad)
 		return;
@@ -329,8 +331,17 @@ static void check_sizes(struct p1_inode *st)
 			 size > max_mapped_size(fs))
 			report(st, PR_1_SIZE, size, max_mapped_size(fs), NULL);
 	}
-	want = st->nclusters * EXT2FS_CLUSTER_RATIO(fs) *
-	       (fs->blocksize / 512);
+}
+
+/* i_blocks against the clusters counted (every type of inode). */
+static void check_i_blocks(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	uint64_t want = st->nclusters * EXT2FS_CLUSTER_RATIO(fs) *
+			(fs->blocksize / 512);
+
+	if (st->bad || st->fix_map || st->clear)
+		return;
 	/* the Hurd counts i_blocks its own way */
 	if (stored_i_blocks(st) != want &&
 	    fs->super->s_creator_os != EXT2_OS_HURD)
@@ -411,7 +422,9 @@ static void check_contents(struct p1_inode *st)
 		check_fast_symlink(st);
 	} else {
 		p1_walk_blocks(st);
-		if (LINUX_S_ISLNK(mode))
+		if (st->fix_map && !st->clear)
+			p1_fix_map(st);
+		if (LINUX_S_ISLNK(mode) && !st->fix_map)
 			check_slow_symlink(st);
 		if (st->is_dir)
 			p1_claim_itree(st);
@@ -422,9 +435,11 @@ static void check_contents(struct p1_inode *st)
 	if ((in->i_flags & EXT4_ENCRYPT_FL) &&
 	    ext2fs_has_feature_encrypt(st->fs->super))
 		check_encryption(st);
-	if (LINUX_S_ISREG(mode) || LINUX_S_ISDIR(mode) ||
-	    (LINUX_S_ISLNK(mode) && !fast))
+	/* after a map repair the next round of pass 1 checks the sizes */
+	if ((LINUX_S_ISREG(mode) || LINUX_S_ISDIR(mode) ||
+	     (LINUX_S_ISLNK(mode) && !fast)) && !st->fix_map && !st->clear)
 		check_sizes(st);
+	check_i_blocks(st);
 	if (fast)
 		st->ctx->n_fast_symlinks++;
 }
@@ -441,6 +456,8 @@ static void check_reserved(struct p1_inode *st)
 		if (!(in->i_flags & EXT4_EXTENTS_FL) &&
 		    (in->i_block[0] || in->i_block[EXT2_IND_BLOCK]))
 			p1_walk_blocks(st);
+		if (st->fix_map)
+			p1_fix_map(st);
 		return;
 	}
 	if (ino == EXT2_RESIZE_INO) {
@@ -474,7 +491,26 @@ static void check_unused(struct p1_inode *st)
 		report(st, PR_1_ZERO_DTIME, 0, 0, NULL);
 }
 
-static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
+/*
+ * An inode left with a small deletion time once linked an orphan list
+ * (the list keeps the next inode number there).  With no list pending,
+ * and file system times too large to be confused with inode numbers, it
+ * is a link of a list that was broken.
+ */
+static void check_orphan_dtime(struct p1_inode *st)
+{
+	struct ext2_super_block *sb = st->fs->super;
+	uint32_t dt = st->inode->i_dtime;
+
+	if (!dt || dt >= sb->s_inodes_count || st->ctx->orphan_chain ||
+	    sb->s_wtime < sb->s_inodes_count ||
+	    sb->s_mtime < sb->s_inodes_count ||
+	    (sb->s_mkfs_time && sb->s_mkfs_time < sb->s_inodes_count))
+		return;
+	report(st, PR_1_LOW_DTIME, dt, 0, NULL);
+}
+
+static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 {
 	ext2_filsys fs = ctx->fs;
 	struct ext2_inode_large *in = st->inode;
@@ -488,6 +524,7 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 		check_reserved(st);
 		goto account;
 	}
+	check_orphan_dtime(st);
 	if (!in->i_links_count) {
 		check_unused(st);
 		return;
@@ -520,6 +557,8 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 	    !ext2fs_has_feature_dir_index(fs->super))
 		report(st, PR_1_INDEX_NO_FEATURE, 0, 0, NULL);
 	check_contents(st);
+	if (st->clear)
+		goto cleared;
 	count_inode(ctx, st);
 	fsck_quota_add(ctx, ino, in, st->isize,
 		       st->nclusters * EXT2_CLUSTER_SIZE(fs->super),
@@ -528,6 +567,8 @@ static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
 		dir_info_add(ctx, ino);
 	fsck_ftype_set(ctx, ino, ft);
 mark:
+	if (st->clear)
+		goto cleared;
 	ext2fs_mark_inode_bitmap2(ctx->inode_used, ino);
 	if (st->is_dir)
 		ext2fs_mark_inode_bitmap2(ctx->inode_dir, ino);
@@ -537,6 +578,16 @@ mark:
 account:
 	if (st->bad)
 		ext2fs_mark_inode_bitmap2(ctx->inode_bad, ino);
+	return;
+cleared:
+	p1_clear_inode(st);
+}
+
+/* Check one inode and write it back once if repairs changed it. */
+static void check_one(struct fsck_ctx *ctx, struct p1_inode *st)
+{
+	check_inode(ctx, st);
+	p1_write_fixed(st);
 }
 
 /* Inode tables read ahead: this many groups before the scan. */
@@ -673,7 +724,45 @@ out:
 	free(q.inodes);
 }
 
+/* Forget what a round of pass 1 found, before the next round. */
+static void reset_round(struct fsck_ctx *ctx)
+{
+	fsck_state_free(ctx);
+	ctx->n_files = ctx->n_dirs = ctx->n_regular = ctx->n_links = 0;
+	ctx->n_symlinks = ctx->n_fast_symlinks = ctx->n_devices = 0;
+	ctx->n_fifos = ctx->n_sockets = ctx->n_inline = ctx->n_extent = 0;
+	ctx->n_ind = ctx->n_bigfiles = 0;
+	ctx->has_dups = 0;
+	ctx->found_claims = 0;
+	ctx->found_next = 0;
+	ctx->found_is_array = 0;
+	ctx->p1_restart = 0;
+}
+
+/* Repairs of one round that took back claimed blocks are done; the next
+ * round starts from the repaired inodes.  A few rounds at most. */
+#define P1_MAX_ROUNDS 4
+
+static void pass1_round(struct fsck_ctx *ctx);
+
 void pass1(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+	int round;
+
+	for (round = 1;; round++) {
+		pass1_round(ctx);
+		if (!ctx->p1_restart || ctx->abort ||
+		    round == P1_MAX_ROUNDS)
+			break;
+		pctx_clear(&pctx);
+		fix_problem(ctx, PR_1_RESTART, &pctx);
+		reset_round(ctx);
+	}
+	ctx->p1_restart = 0;
+}
+
+static void pass1_round(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
 	unsigned int isize = EXT2_INODE_SIZE(fs->super);

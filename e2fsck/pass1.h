@@ -38,6 +38,10 @@ struct p1_inode {
 	uint32_t inline_cap;	/* inline data: bytes it can hold */
 	uint32_t ea_inodes;	/* value inodes charged to this inode */
 	uint64_t walked;	/* blocks and map nodes visited (loop guard) */
+	uint64_t claims;	/* visits made for this inode */
+	int dirty;		/* repaired in memory: write at the end */
+	int clear;		/* to be cleared (fix_inode.c) */
+	int fix_map;		/* the block map needs repair */
 	blk_visit_fn visit;	/* pass 1 claims; pass 1b counts */
 	void *priv;
 };
@@ -59,6 +63,15 @@ void p1_found_compact(struct fsck_ctx *ctx);
 /* Report a block-map problem unless quiet; counts toward the limit. */
 void p1_block_problem(struct p1_inode *st, problem_t code,
 		      struct problem_ctx *pctx);
+
+/* fix_inode.c: report CODE (PCTX->ino defaults to the inode) and, when
+ * the answer is yes, apply its repair to st->inode; returns the answer. */
+int p1_fix(struct p1_inode *st, problem_t code, struct problem_ctx *pctx);
+void p1_clear_inode(struct p1_inode *st);
+void p1_fix_map(struct p1_inode *st);
+void p1_write_fixed(struct p1_inode *st);
+void p1_report_write(struct fsck_ctx *ctx, ext2_ino_t ino, errcode_t err);
+
 
 /* pass1_inline.c */
 /* Find an in-inode xattr; sets *VOFF and *VLEN to the value's place in the

@@ -67,6 +67,7 @@ void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	ext2_filsys fs = st->fs;
 	blk64_t c, c0, c1, b;
 
+	st->claims++;
 	/* a new extent of block_found, unless it follows the last one */
 	if (pblk != ctx->found_next)
 		ctx->found_claims++;
@@ -170,12 +171,21 @@ void p1_found_compact(struct fsck_ctx *ctx)
 void p1_block_problem(struct p1_inode *st, problem_t code,
 		      struct problem_ctx *pctx)
 {
+	struct problem_ctx many;
+
 	st->bad = 1;
 	st->nerrors++;
-	if (st->quiet || st->nerrors > P1_MAX_BLOCK_ERRORS)
+	if (st->quiet)
 		return;
-	pctx->ino = st->ino;
-	fix_problem(st->ctx, code, pctx);
+	if (st->nerrors <= P1_MAX_BLOCK_ERRORS) {
+		p1_fix(st, code, pctx);
+		return;
+	}
+	/* the walk stops here: a map this broken is not worth keeping */
+	if (st->nerrors == P1_MAX_BLOCK_ERRORS + 1) {
+		pctx_clear(&many);
+		p1_fix(st, PR_1_TOO_MANY_BAD, &many);
+	}
 }
 
 /*

@@ -31,6 +31,36 @@ static int ibody_area(const struct ext2_inode_large *inode,
 	       EXT2_EXT_ATTR_MAGIC;
 }
 
+/* Whether two entries' values (from FIRST, already known to lie inside
+ * the region) use the same bytes; the kernel never makes that. */
+static int values_overlap(const char *base, unsigned int first,
+			  unsigned int value_base)
+{
+	const struct ext2_ext_attr_entry *a, *b;
+	unsigned int i, j;
+
+	for (i = first; !EXT2_EXT_IS_LAST_ENTRY(
+		     a = (const void *)(base + i));
+	     i += EXT2_EXT_ATTR_LEN(a->e_name_len)) {
+		uint64_t a0 = (uint64_t)value_base + a->e_value_offs;
+		uint64_t a1 = a0 + EXT2_EXT_ATTR_SIZE(a->e_value_size);
+
+		if (a->e_value_inum || !a->e_value_size)
+			continue;
+		for (j = i + EXT2_EXT_ATTR_LEN(a->e_name_len);
+		     !EXT2_EXT_IS_LAST_ENTRY(b = (const void *)(base + j));
+		     j += EXT2_EXT_ATTR_LEN(b->e_name_len)) {
+			uint64_t b0 = (uint64_t)value_base + b->e_value_offs;
+			uint64_t b1 = b0 + EXT2_EXT_ATTR_SIZE(b->e_value_size);
+
+			if (!b->e_value_inum && b->e_value_size && a0 < b1 &&
+			    b0 < a1)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Walk the entries of an xattr region: entries from FIRST, values at
  * VALUE_BASE + e_value_offs, everything inside [0, SIZE) of BASE.  Calls
@@ -81,7 +111,8 @@ static const char *walk_entries(const char *base, unsigned int first,
 		if (v0 < end_entries || v1 > size)
 			return "a value lies outside the attribute area";
 	}
-	return NULL;
+	return values_overlap(base, first, value_base) ?
+		       "two values share bytes" : NULL;
 }
 
 errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
@@ -123,7 +154,7 @@ void p1_check_ibody_ea(struct p1_inode *st)
 		pctx_clear(&pctx);
 		pctx.ino = st->ino;
 		pctx.str = why;
-		fix_problem(st->ctx, PR_1_IBODY_EA_BAD, &pctx);
+		p1_fix(st, PR_1_IBODY_EA_BAD, &pctx);
 		return;
 	}
 	p1_check_ea_entries(st, (const char *)st->inode,
@@ -131,12 +162,14 @@ void p1_check_ibody_ea(struct p1_inode *st)
 			    start + IBODY_MAGIC_LEN, 0, 0);
 }
 
-static void inline_problem(struct p1_inode *st, problem_t code,
-			   struct problem_ctx *pctx)
+/* Report; returns 1 when the problem was repaired. */
+static int inline_problem(struct p1_inode *st, problem_t code,
+			  struct problem_ctx *pctx)
 {
-	pctx->ino = st->ino;
+	if (p1_fix(st, code, pctx))
+		return 1;
 	st->bad = 1;
-	fix_problem(st->ctx, code, pctx);
+	return 0;
 }
 
 /* An inode with the inline data flag: returns with st->inline_cap set. */
@@ -153,8 +186,8 @@ void p1_check_inline(struct p1_inode *st)
 	pctx_clear(&pctx);
 	st->inline_cap = 0;
 	if (!ext2fs_has_feature_inline_data(st->fs->super)) {
-		inline_problem(st, PR_1_INLINE_NO_FEATURE, &pctx);
-		return;
+		if (!inline_problem(st, PR_1_INLINE_NO_FEATURE, &pctx))
+			return;
 	}
 	if (in->i_flags & EXT4_EXTENTS_FL) {
 		inline_problem(st, PR_1_INLINE_AND_EXTENTS, &pctx);
@@ -186,8 +219,8 @@ void p1_check_inline(struct p1_inode *st)
 	    (LINUX_S_ISDIR(in->i_mode) && size != st->inline_cap)) {
 		pctx.num = size;
 		pctx.num2 = st->inline_cap;
-		inline_problem(st, PR_1_INLINE_SIZE, &pctx);
-		return;
+		if (!inline_problem(st, PR_1_INLINE_SIZE, &pctx))
+			return;
 	}
 	if (LINUX_S_ISDIR(in->i_mode) && !st->quiet)
 		ext2fs_add_dir_block2(st->ctx->dblist, st->ino, 0, 0);

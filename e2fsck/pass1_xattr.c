@@ -72,7 +72,7 @@ static void ea_problem(struct p1_inode *st, problem_t code, blk64_t blk,
 	pctx.ino = st->ino;
 	pctx.blk = blk;
 	pctx.str = str;
-	fix_problem(st->ctx, code, &pctx);
+	p1_fix(st, code, &pctx);
 }
 
 /* The kernel charges a value inode's clusters to the inode using it. */
@@ -302,7 +302,10 @@ void p1_ea_finish(struct fsck_ctx *ctx)
 		pctx.blk = r->blk;
 		pctx.num = r->stored;
 		pctx.num2 = r->counted;
-		fix_problem(ctx, PR_1_EA_REFCOUNT, &pctx);
+		if (fix_problem(ctx, PR_1_EA_REFCOUNT, &pctx))
+			p1_report_write(ctx, r->first_ino,
+					e2x_repair_xattr_refcount(
+						ctx->fs, r->blk, r->counted));
 	}
 }
 

@@ -1,44 +1,129 @@
 /*
  * pass1b.c --- pass 1b: when pass 1 found blocks (or, on bigalloc,
- * clusters) claimed twice, walk every inode again and name each one that
- * holds such blocks, and whether it collides with file system metadata.
+ * clusters) claimed twice, walk every inode again, count the claimants of
+ * each such block, then name each inode that holds one and, when the
+ * answer is yes, give it its own copy of the blocks it shares: every
+ * claimant but the last of a block gets a copy, and a block that is also
+ * file system metadata is copied for every inode.
  *
- * Repair (cloning the shared blocks) is not written yet; the rows are.
+ * Hands on: block_found with the copies marked; the directory block list
+ * pointing at the copies.
  */
 #include "config.h"
 #include <stdlib.h>
 #include "pass1.h"
 
+/* One block in the dup map and how many inode claims it still has. */
+struct dup_blk {
+	blk64_t blk;
+	uint32_t claims;
+};
+
+struct dup_state {
+	struct fsck_ctx *ctx;
+	struct dup_blk *blks;		/* sorted by block */
+	size_t nblks;
+	ext2_ino_t *inos;		/* inodes holding shared blocks */
+	size_t ninos, inos_cap;
+	ext2_ino_t cur;			/* inode being cloned */
+};
+
 struct dup_count {
+	struct dup_state *ds;
 	uint64_t shared;	/* blocks in the dup map */
 	uint64_t meta;		/* of those, metadata blocks */
 };
+
+static struct dup_blk *dup_find(struct dup_state *ds, blk64_t b)
+{
+	size_t lo = 0, hi = ds->nblks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ds->blks[mid].blk == b)
+			return &ds->blks[mid];
+		if (ds->blks[mid].blk < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Every block of the dup map, in order (no claims counted yet). */
+static errcode_t collect_dups(struct dup_state *ds)
+{
+	ext2_filsys fs = ds->ctx->fs;
+	blk64_t b = fs->super->s_first_data_block;
+	blk64_t last = ext2fs_blocks_count(fs->super) - 1;
+	size_t cap = 0;
+	struct dup_blk *n;
+
+	while (b <= last &&
+	       !ext2fs_find_first_set_block_bitmap2(ds->ctx->block_dup, b,
+						    last, &b)) {
+		if (ds->nblks == cap) {
+			cap = cap ? cap * 2 : 256;
+			n = realloc(ds->blks, cap * sizeof(*n));
+			if (!n)
+				return EXT2_ET_NO_MEMORY;
+			ds->blks = n;
+		}
+		ds->blks[ds->nblks++] = (struct dup_blk){ b, 0 };
+		b++;
+	}
+	return 0;
+}
 
 static void count_dups(struct p1_inode *st, blk64_t pblk, blk64_t n,
 		       enum blk_kind kind)
 {
 	struct dup_count *dc = st->priv;
 	struct fsck_ctx *ctx = st->ctx;
+	struct dup_blk *d;
 	blk64_t b;
 
+	(void)kind;
 	for (b = pblk; b < pblk + n; b++) {
 		if (!ext2fs_test_block_bitmap2(ctx->block_dup, b))
 			continue;
 		dc->shared++;
 		if (ext2fs_test_block_bitmap2(ctx->block_meta, b))
 			dc->meta++;
+		d = dup_find(dc->ds, b);
+		if (d)
+			d->claims++;
 	}
 }
 
-static void rewalk(struct fsck_ctx *ctx, ext2_ino_t ino,
-		   struct ext2_inode_large *in, unsigned int isize)
+static void note_ino(struct dup_state *ds, ext2_ino_t ino)
 {
+	ext2_ino_t *n;
+
+	if (ds->ninos == ds->inos_cap) {
+		size_t cap = ds->inos_cap ? ds->inos_cap * 2 : 64;
+
+		n = realloc(ds->inos, cap * sizeof(*n));
+		if (!n)
+			return;
+		ds->inos = n;
+		ds->inos_cap = cap;
+	}
+	ds->inos[ds->ninos++] = ino;
+}
+
+/* Walk INO's blocks counting shared ones; 0 when it holds none. */
+static uint64_t rewalk(struct dup_state *ds, ext2_ino_t ino,
+		       struct ext2_inode_large *in, unsigned int isize,
+		       uint64_t *meta)
+{
+	struct fsck_ctx *ctx = ds->ctx;
 	ext2_filsys fs = ctx->fs;
-	struct dup_count dc = { 0 };
+	struct dup_count dc = { .ds = ds };
 	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino, .inode = in,
 			       .isize = isize, .quiet = 1,
 			       .visit = count_dups, .priv = &dc };
-	struct problem_ctx pctx;
 
 	if (ino == EXT2_RESIZE_INO) {
 		blk64_t d = in->i_block[EXT2_DIND_BLOCK];
@@ -53,13 +138,175 @@ static void rewalk(struct fsck_ctx *ctx, ext2_ino_t ino,
 		p1_walk_blocks(&st);
 	}
 	p1_check_ea_block(&st);
-	if (!dc.shared)
+	*meta = dc.meta;
+	return dc.shared;
+}
+
+/* A copy for every claimant but the last; always off metadata. */
+static int want_copy(void *priv, blk64_t blk)
+{
+	struct dup_state *ds = priv;
+	struct dup_blk *d = dup_find(ds, blk);
+
+	if (!d)
+		return 0;
+	if (ext2fs_test_block_bitmap2(ds->ctx->block_meta, blk))
+		return 1;
+	if (d->claims <= 1)
+		return 0;
+	d->claims--;
+	return 1;
+}
+
+static void copied(void *priv, blk64_t old, blk64_t new, e2_blkcnt_t lblk)
+{
+	struct dup_state *ds = priv;
+
+	(void)old;
+	if (lblk >= 0 &&
+	    ext2fs_test_inode_bitmap2(ds->ctx->inode_dir, ds->cur))
+		ext2fs_set_dir_block2(ds->ctx->dblist, ds->cur, new, lblk);
+}
+
+/* A cleared claimant gives back the blocks only it held. */
+static void release_blocks(struct p1_inode *st, blk64_t pblk, blk64_t n,
+			   enum blk_kind kind)
+{
+	struct dup_state *ds = st->priv;
+	struct dup_blk *d;
+	blk64_t b;
+
+	(void)kind;
+	for (b = pblk; b < pblk + n; b++) {
+		d = dup_find(ds, b);
+		if (d && d->claims) {
+			d->claims--;
+			continue;
+		}
+		if (!d && !ext2fs_test_block_bitmap2(ds->ctx->block_meta, b))
+			ext2fs_unmark_block_bitmap2(ds->ctx->block_found, b);
+	}
+}
+
+/* No room for the copies: the inode is cleared, the other claimants keep
+ * the shared blocks. */
+static void clear_claimant(struct dup_state *ds, ext2_ino_t ino)
+{
+	struct fsck_ctx *ctx = ds->ctx;
+	ext2_filsys fs = ctx->fs;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *in = NULL;
+	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino,
+			       .isize = isize, .quiet = 1,
+			       .visit = release_blocks, .priv = ds };
+
+	if (ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
+			       &in))
+		return;
+	if (!e2x_read_inode(fs, ino, in)) {
+		st.inode = in;
+		if (!(in->i_flags & EXT4_INLINE_DATA_FL))
+			p1_walk_blocks(&st);
+		e2x_repair_clear_inode(in, ctx->now);
+		p1_report_write(ctx, ino, e2x_write_inode(fs, ino, in));
+		ext2fs_unmark_inode_bitmap2(ctx->inode_used, ino);
+		ext2fs_unmark_inode_bitmap2(ctx->inode_dir, ino);
+		ext2fs_unmark_inode_bitmap2(ctx->inode_reg, ino);
+		ext2fs_icount_store(ctx->link_count, ino, 0);
+	}
+	ext2fs_free_mem(&in);
+}
+
+static void clone_inode(struct dup_state *ds, ext2_ino_t ino)
+{
+	struct fsck_ctx *ctx = ds->ctx;
+	const struct e2x_clone_ops ops = { .want = want_copy,
+					   .moved = copied, .priv = ds };
+	struct problem_ctx pctx;
+	uint64_t n = 0;
+	errcode_t err;
+
+	ds->cur = ino;
+	/* copies come from blocks free both in pass 1's map and on disk */
+	err = fsck_alloc_prepare(ctx) ? EXT2_ET_BLOCK_ALLOC_FAIL : 0;
+	if (!err)
+		err = e2x_repair_clone_blocks(ctx->fs, ino, &ops, &n);
+	if (!err)
 		return;
 	pctx_clear(&pctx);
 	pctx.ino = ino;
-	pctx.num = dc.shared;
-	pctx.num2 = dc.meta;
-	fix_problem(ctx, dc.meta ? PR_1B_DUP_META : PR_1B_DUP_BLOCKS, &pctx);
+	pctx.str = error_message(err);
+	if (err != E2X_ERR_UNSUPPORTED &&
+	    fix_problem(ctx, PR_1B_CLONE_FAILED, &pctx))
+		clear_claimant(ds, ino);
+	else if (err == E2X_ERR_UNSUPPORTED)
+		fix_problem(ctx, PR_1B_CLONE_UNSUPPORTED, &pctx);
+}
+
+static void report_and_clone(struct dup_state *ds, ext2_ino_t ino,
+			     struct ext2_inode_large *in, unsigned int isize)
+{
+	struct problem_ctx pctx;
+	uint64_t shared, meta;
+	struct dup_blk *save;
+	size_t i;
+
+	/* count this inode's shared blocks again (claims are not added) */
+	save = ds->blks;
+	ds->blks = NULL;
+	i = ds->nblks;
+	ds->nblks = 0;
+	shared = rewalk(ds, ino, in, isize, &meta);
+	ds->blks = save;
+	ds->nblks = i;
+	if (!shared)
+		return;
+	pctx_clear(&pctx);
+	pctx.ino = ino;
+	pctx.num = shared;
+	pctx.num2 = meta;
+	if (fix_problem(ds->ctx, meta ? PR_1B_DUP_META : PR_1B_DUP_BLOCKS,
+			&pctx))
+		clone_inode(ds, ino);
+}
+
+/* Bad blocks inside metadata need the metadata moved (not a copy). */
+static void report_bad_blocks_meta(struct dup_state *ds,
+				   struct ext2_inode_large *in,
+				   unsigned int isize)
+{
+	struct problem_ctx pctx;
+	struct dup_blk *save = ds->blks;
+	size_t n = ds->nblks;
+	uint64_t meta;
+
+	ds->blks = NULL;
+	ds->nblks = 0;
+	rewalk(ds, EXT2_BAD_INO, in, isize, &meta);
+	ds->blks = save;
+	ds->nblks = n;
+	if (!meta)
+		return;
+	pctx_clear(&pctx);
+	pctx.ino = EXT2_BAD_INO;
+	pctx.num2 = meta;
+	fix_problem(ds->ctx, PR_1B_BAD_BLOCKS_META, &pctx);
+}
+
+static int read_claimant(struct fsck_ctx *ctx, ext2_ino_t ino,
+			 struct ext2_inode_large *in, unsigned int isize)
+{
+	ext2_filsys fs = ctx->fs;
+
+	if (ino >= EXT2_FIRST_INODE(fs->super) &&
+	    !ext2fs_test_inode_bitmap2(ctx->inode_used, ino))
+		return 0;
+	if (ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in, isize))
+		return 0;
+	if (ino < EXT2_FIRST_INODE(fs->super) && ino != EXT2_BAD_INO &&
+	    ino != EXT2_RESIZE_INO && !in->i_links_count)
+		return 0;
+	return 1;
 }
 
 void pass1b(struct fsck_ctx *ctx)
@@ -67,23 +314,32 @@ void pass1b(struct fsck_ctx *ctx)
 	ext2_filsys fs = ctx->fs;
 	unsigned int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in = NULL;
+	struct dup_state ds = { .ctx = ctx };
+	uint64_t meta;
 	ext2_ino_t ino;
+	size_t i;
 
 	if (!ctx->has_dups || ctx->abort)
 		return;
 	if (ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize, &in))
 		return;
-	for (ino = 1; ino <= fs->super->s_inodes_count; ino++) {
-		if (ino >= EXT2_FIRST_INODE(fs->super) &&
-		    !ext2fs_test_inode_bitmap2(ctx->inode_used, ino))
+	if (collect_dups(&ds))
+		goto out;
+	for (ino = 1; ino <= fs->super->s_inodes_count; ino++)
+		if (read_claimant(ctx, ino, in, isize) &&
+		    rewalk(&ds, ino, in, isize, &meta))
+			note_ino(&ds, ino);
+	/* the bad-blocks inode keeps its blocks; the files sharing them copy */
+	for (i = 0; i < ds.ninos && !ctx->abort; i++) {
+		if (!read_claimant(ctx, ds.inos[i], in, isize))
 			continue;
-		if (ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in,
-					   isize))
-			continue;
-		if (ino < EXT2_FIRST_INODE(fs->super) && ino != EXT2_BAD_INO &&
-		    ino != EXT2_RESIZE_INO && !in->i_links_count)
-			continue;
-		rewalk(ctx, ino, in, isize);
+		if (ds.inos[i] == EXT2_BAD_INO)
+			report_bad_blocks_meta(&ds, in, isize);
+		else
+			report_and_clone(&ds, ds.inos[i], in, isize);
 	}
+out:
+	free(ds.blks);
+	free(ds.inos);
 	ext2fs_free_mem(&in);
 }

@@ -52,6 +52,7 @@
 #define PR_0_MMP			0x00002c
 #define PR_0_JOURNAL_SB_FIELDS		0x00002d
 #define PR_0_JOURNAL_INODE_BACKUP	0x00002e
+#define PR_0_JOURNAL_RECREATE		0x000040
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
@@ -113,10 +114,17 @@
 #define PR_1_FADDR			0x01003d
 #define PR_1_EXTRA_TIME			0x01003e
 #define PR_1_MAP_LOOP			0x01003f
+#define PR_1_RESTART			0x010040
+#define PR_1_WRITE_FAILED		0x010041
+#define PR_1_TOO_MANY_BAD		0x010042
+#define PR_1_LOW_DTIME			0x010043
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
 #define PR_1B_DUP_META			0x110002
+#define PR_1B_CLONE_FAILED		0x110003
+#define PR_1B_CLONE_UNSUPPORTED		0x110004
+#define PR_1B_BAD_BLOCKS_META		0x110005
 
 /* Pass 2: directory entries. */
 #define PR_2_DIR_CSUM			0x020001

@@ -86,6 +86,7 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ctx->dblist = NULL;
 	ctx->inode_lnk = NULL;
 	ctx->ea_refs = NULL;
+	ctx->nea_refs = ctx->ea_refs_cap = 0;
 }
 
 void fsck_state_reset(struct fsck_ctx *ctx)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "problem.h"
+#include "journal.h"
 
 static void check_sb_csum(struct fsck_ctx *ctx)
 {
@@ -517,8 +518,8 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 			pctx.str = "not in use";
 		else if (!ext2fs_inode_has_valid_blocks2(fs, &inode))
 			pctx.str = "no blocks";
-		if (pctx.str)
-			fix_problem(ctx, PR_0_JOURNAL_INODE, &pctx);
+		if (pctx.str && fix_problem(ctx, PR_0_JOURNAL_INODE, &pctx))
+			fsck_journal_drop(ctx);
 	}
 	pctx_clear(&pctx);
 	if (sb->s_last_orphan && (sb->s_last_orphan > sb->s_inodes_count ||

@@ -797,6 +797,7 @@ int fsck_run(struct fsck_ctx *ctx)
 		goto close;
 	}
 	run_passes(ctx);
+	fsck_journal_recreate(ctx);
 	rehash_dirs(ctx);
 	finish_rw(ctx);
 	if (!ctx->preen_bailed)

@@ -131,7 +131,12 @@ e2xinclude_HEADERS += lib/e2x-edit.h
 # Repair primitives e2fsck builds its fixes from (e2x-repair.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-repair.h \
-	lib/repair_dir.c
+	lib/repair_dir.c \
+	lib/repair_inode.c \
+	lib/repair_extent.c \
+	lib/repair_xattr.c \
+	lib/repair_clone.c \
+	lib/repair_journal.c
 e2xinclude_HEADERS += lib/e2x-repair.h
 
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.

@@ -189,3 +189,13 @@ tests_unit_test_guard_io_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_guard_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_guard_io
 endif
+
+# Inode repair primitives (lib/repair_inode.c, repair_extent.c, ...).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_repair_inode
+tests_unit_test_repair_inode_SOURCES = tests/unit/unit.h \
+	tests/unit/test_repair_inode.c $(UNIT_FIXTURE)
+tests_unit_test_repair_inode_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_repair_inode_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_repair_inode
+endif

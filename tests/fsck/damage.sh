@@ -68,6 +68,20 @@ bigalloc_shift() {	# first extent of /big: physical start + 1
 	[ -n "$s" ] && dbg "sif /big block[5] $((s + 1))"
 }
 iblocks_off() { dbg "sif /big blocks 8"; }
+inline_dir_size() { dbg "mkdir /idir" && dbg "sif /idir size 100"; }
+extent_far() { dbg "sif /big block[5] 0x7ffffff0"; }	# first extent's start
+ind_far() { dbg "sif /big block[2] 0x7ffffff0"; }	# third direct pointer
+dtime_set() { dbg "sif /small dtime 12345"; }
+dup_block() {	# /small's one block becomes /big's first (extent or direct)
+	b=$(blk_of /big 0)
+	if "$debugfs" -R "stat /small" "$img" 2>/dev/null | grep -q EXTENTS; then
+		dbg "sif /small block[5] $b"
+	else
+		dbg "sif /small block[0] $b"
+	fi
+}
+jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
+device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
 	patch_int "$img" $((b * $(bsize) + 4)) H 5

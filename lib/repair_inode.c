@@ -1,0 +1,112 @@
+/*
+ * repair_inode.c --- repair primitives on one inode: clear it, and drop
+ * the illegal pointers of an indirect block map, forget the in-inode
+ * extended attributes.
+ */
+#include "config.h"
+#include <string.h>
+#include "e2x.h"
+
+void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now)
+{
+	in->i_links_count = 0;
+	in->i_dtime = now ? now : 1;
+	in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT2_INDEX_FL);
+}
+
+void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
+				   unsigned int isize)
+{
+	unsigned int start = EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize;
+
+	if (isize <= EXT2_GOOD_OLD_INODE_SIZE || start >= isize)
+		return;
+	memset((char *)in + start, 0, isize - start);
+}
+
+static int in_data_area(ext2_filsys fs, blk64_t b)
+{
+	return b >= fs->super->s_first_data_block &&
+	       b < ext2fs_blocks_count(fs->super);
+}
+
+/* Illegal pointers of one indirect block at LEVEL (1 = points at data)
+ * are zeroed, legal ones followed; the block is rewritten if changed. */
+static errcode_t fix_ind_block(ext2_filsys fs, blk64_t blk, int level,
+			       uint64_t base, uint64_t max_lblk,
+			       uint64_t *dropped, int *unreadable)
+{
+	uint32_t apb = fs->blocksize / 4, i, *map = NULL;
+	uint64_t span = 1;
+	int changed = 0, bad, l;
+	errcode_t err;
+
+	for (l = 1; l < level; l++)
+		span *= apb;
+
+	*unreadable = 0;
+	err = ext2fs_get_mem(fs->blocksize, &map);
+	if (err)
+		return err;
+	if (io_channel_read_blk64(fs->io, blk, 1, map)) {
+		*unreadable = 1;
+		goto out;
+	}
+	for (i = 0; i < apb && !err; i++) {
+		blk64_t b = ext2fs_le32_to_cpu(map[i]);
+
+		if (!b)
+			continue;
+		bad = !in_data_area(fs, b) || base + i * span >= max_lblk;
+		if (!bad && level > 1)
+			err = fix_ind_block(fs, b, level - 1, base + i * span,
+					    max_lblk, dropped, &bad);
+		if (bad) {
+			map[i] = 0;
+			changed = 1;
+			(*dropped)++;
+		}
+	}
+	if (!err && changed)
+		err = io_channel_write_blk64(fs->io, blk, 1, map);
+out:
+	ext2fs_free_mem(&map);
+	return err;
+}
+
+errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
+			     uint64_t max_lblk, uint64_t *dropped)
+{
+	uint64_t apb = fs->blocksize / 4;
+	const uint64_t base[3] = { EXT2_NDIR_BLOCKS, EXT2_NDIR_BLOCKS + apb,
+				   EXT2_NDIR_BLOCKS + apb + apb * apb };
+	errcode_t err = 0;
+	int i, bad;
+
+	if (!max_lblk)
+		max_lblk = ~0ULL;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	*dropped = 0;
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return EXT2_ET_INVALID_ARGUMENT;
+	for (i = 0; i < EXT2_N_BLOCKS && !err; i++) {
+		blk64_t b = in->i_block[i];
+
+		if (!b)
+			continue;
+		bad = !in_data_area(fs, b) ||
+		      (i < EXT2_NDIR_BLOCKS ? (uint64_t)i :
+					      base[i - EXT2_NDIR_BLOCKS]) >=
+			      max_lblk;
+		if (!bad && i >= EXT2_NDIR_BLOCKS)
+			err = fix_ind_block(fs, b, i - EXT2_NDIR_BLOCKS + 1,
+					    base[i - EXT2_NDIR_BLOCKS],
+					    max_lblk, dropped, &bad);
+		if (bad) {
+			in->i_block[i] = 0;
+			(*dropped)++;
+		}
+	}
+	return err;
+}

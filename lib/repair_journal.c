@@ -1,0 +1,109 @@
+/*
+ * repair_journal.c --- repair primitives for a journal that cannot be
+ * used: drop it from the file system, and make a new internal one.
+ */
+#include "config.h"
+#include <string.h>
+#include "e2x.h"
+
+errcode_t e2x_repair_drop_journal(ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+	struct ext2_inode_large *in = NULL;
+	unsigned int isize = EXT2_INODE_SIZE(sb);
+	errcode_t err = 0;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (sb->s_journal_inum && sb->s_journal_inum <= sb->s_inodes_count) {
+		err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) :
+							       isize, &in);
+		/* an empty inode: its blocks are the caller's to free */
+		if (!err)
+			err = e2x_write_inode(fs, sb->s_journal_inum, in);
+		ext2fs_free_mem(&in);
+		if (err)
+			return err;
+	}
+	ext2fs_clear_feature_journal(sb);
+	ext2fs_clear_feature_journal_needs_recovery(sb);
+	sb->s_journal_inum = 0;
+	sb->s_journal_dev = 0;
+	memset(sb->s_journal_uuid, 0, sizeof(sb->s_journal_uuid));
+	memset(sb->s_jnl_blocks, 0, sizeof(sb->s_jnl_blocks));
+	sb->s_jnl_backup_type = 0;
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
+/* Offsets in the jbd2 superblock (e2x-journal.h). */
+#define JSB_BLOCKTYPE	0x004
+#define JSB_V2_START	0x024	/* first field a version 1 block lacks */
+#define JSB_NR_USERS	0x040
+#define JSB_USERS	0x100
+#define JSB_SIZE	0x400
+#define JSB_V1		3
+
+errcode_t e2x_repair_journal_super(ext2_filsys fs)
+{
+	struct ext2_inode inode;
+	unsigned char *buf = NULL;
+	blk64_t pblk = 0;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (!fs->super->s_journal_inum || fs->blocksize < JSB_SIZE)
+		return E2X_ERR_UNSUPPORTED;	/* external journal */
+	err = ext2fs_read_inode(fs, fs->super->s_journal_inum, &inode);
+	if (!err)
+		err = ext2fs_bmap2(fs, fs->super->s_journal_inum, &inode, NULL,
+				   0, 0, NULL, &pblk);
+	if (!err && !pblk)
+		err = E2X_ERR_CORRUPT;
+	if (!err)
+		err = ext2fs_get_mem(fs->blocksize, &buf);
+	if (!err)
+		err = io_channel_read_blk64(fs->io, pblk, 1, buf);
+	if (err)
+		goto out;
+	if (ext2fs_be32_to_cpu(*(uint32_t *)(buf + JSB_BLOCKTYPE)) == JSB_V1) {
+		memset(buf + JSB_V2_START, 0, JSB_SIZE - JSB_V2_START);
+	} else {
+		/* an internal journal serves this file system alone */
+		*(uint32_t *)(buf + JSB_NR_USERS) = ext2fs_cpu_to_be32(1);
+		memset(buf + JSB_USERS + 16, 0, JSB_SIZE - JSB_USERS - 16);
+		if (((struct e2x_jbd2_super *)buf)->s_checksum_type)
+			((struct e2x_jbd2_super *)buf)->s_checksum =
+				ext2fs_cpu_to_be32(e2x_jbd2_super_csum(
+					(struct e2x_jbd2_super *)buf));
+	}
+	err = io_channel_write_blk64(fs->io, pblk, 1, buf);
+out:
+	ext2fs_free_mem(&buf);
+	return err;
+}
+
+errcode_t e2x_repair_recreate_journal(ext2_filsys fs)
+{
+	struct ext2fs_journal_params jp;
+	struct ext2_inode_large *in = NULL;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (ext2fs_has_feature_journal(fs->super))
+		return E2X_ERR_EXISTS;
+	err = ext2fs_get_journal_params(&jp, fs);
+	if (!err)
+		err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
+	if (err)
+		return err;
+	/* libext2fs wrote the inode; once more for i_version */
+	err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
+				 &in);
+	if (!err)
+		err = e2x_read_inode(fs, fs->super->s_journal_inum, in);
+	if (!err)
+		err = e2x_write_inode(fs, fs->super->s_journal_inum, in);
+	ext2fs_free_mem(&in);
+	return err;
+}
