@@ -22,15 +22,14 @@ struct dbg_args {
 };
 
 #define USAGE "usage: debugfs [-w] [-c] [-D] [-b blocksize -s superblock] " \
-	"[-R request | -f cmdfile] [-V] [image]"
+	"[-R request | -f cmdfile] [-V] [-h] [image]"
 
 static void print_version(void)
 {
-	const char *libver = NULL;
+	char text[256];
 
-	ext2fs_get_library_version(&libver, NULL);
-	printf("debugfs (e2x) %s, libext2fs %s\n", e2x_version(),
-	       libver ? libver : "?");
+	e2x_version_text("debugfs", text, sizeof(text));
+	fputs(text, stdout);
 }
 
 /* Returns 0, or the exit status to leave with. */
@@ -39,9 +38,20 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	switch (e2x_std_arg(argc, argv)) {
+	case E2X_ARG_HELP:
+		puts(USAGE);
+		exit(0);
+	case E2X_ARG_VERSION:
+		print_version();
+		exit(0);
+	}
 	opterr = 0;
-	while ((c = getopt(argc, argv, "wcDb:s:R:f:V")) != -1) {
+	while ((c = getopt(argc, argv, "hwcDb:s:R:f:V")) != -1) {
 		switch (c) {
+		case 'h':
+			puts(USAGE);
+			exit(0);
 		case 'R':
 			a->request = optarg;
 			break;

@@ -16,26 +16,38 @@
 
 /* The command line (the fuzz harness in tests/fuzz builds without it). */
 #ifndef E2FSCK_NO_MAIN
-static void usage(const char *prog)
+/* Only the options that do something are listed. */
+static void usage(const char *prog, FILE *out, int code)
 {
-	fprintf(stderr,
-		"Usage: %s [-panyrcdfktvDFV] [-b superblock] [-B blocksize]\n"
-		"\t\t[-l|-L bad_blocks_file] [-C fd] [-j external_journal]\n"
-		"\t\t[-E extended-options] [-z undo_file] device\n"
+	fprintf(out,
+		"Usage: %s [-panyfvtV] [-b superblock] [-B blocksize]\n"
+		"\t\t[-C fd] [-j external_journal] [-E extended-options] "
+		"device\n"
 		"\n"
 		"  -p   fix whatever is safe without asking (also -a)\n"
 		"  -n   open read-only and answer no to every question\n"
 		"  -y   answer yes to every question\n"
 		"  -f   check even when the file system looks clean\n"
 		"  -v   verbose\n"
-		"  -t   print timings\n"
+		"  -t   print timings (-tt: per pass)\n"
+		"  -V   print the version and exit\n"
 		"  -b   use this superblock\n"
 		"  -B   block size to look for the superblock with\n"
 		"  -j   external journal device\n"
 		"  -C   write progress to file descriptor fd (0: a bar)\n"
-		"  -E   extended options: journal_only, fixes_only, ...\n",
+		"  -E   extended options: journal_only, fixes_only\n"
+		"  -h, --help   show this help and exit\n",
 		prog);
-	exit(FSCK_USAGE);
+	exit(code);
+}
+
+static void print_version(const char *prog)
+{
+	char text[256];
+
+	e2x_version_text(prog, text, sizeof(text));
+	fputs(text, stdout);
+	exit(FSCK_OK);
 }
 
 static int set_mode(struct fsck_options *o, enum fsck_mode m)
@@ -105,7 +117,15 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	int c, bad = 0;
 
 	o->progress_fd = -1;
-	while ((c = getopt(argc, argv, "panyrcC:B:dE:fvtFVb:j:l:L:kz:D")) !=
+	switch (e2x_std_arg(argc, argv)) {
+	case E2X_ARG_HELP:
+		usage(ctx->prog, stdout, FSCK_OK);
+		break;
+	case E2X_ARG_VERSION:
+		print_version(ctx->prog);
+		break;
+	}
+	while ((c = getopt(argc, argv, "hpanyrcC:B:dE:fvtFVb:j:l:L:kz:D")) !=
 	       EOF) {
 		switch (c) {
 		case 'p':
@@ -147,12 +167,14 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 			break;
 		case 'E':
 			if (parse_extended(o, optarg))
-				usage(ctx->prog);
+				usage(ctx->prog, stderr, FSCK_USAGE);
 			break;
 		case 'V':
-			printf("e2fsck (e2x) %s\n\tUsing libe2x %s\n",
-			       PACKAGE_VERSION, e2x_version());
-			exit(FSCK_OK);
+			print_version(ctx->prog);
+			break;
+		case 'h':
+			usage(ctx->prog, stdout, FSCK_OK);
+			break;
 		case 'r':	/* historical no-op */
 		case 'k':
 		case 'F':
@@ -166,7 +188,7 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 				ctx->prog, c);
 			exit(FSCK_USAGE);
 		default:
-			usage(ctx->prog);
+			usage(ctx->prog, stderr, FSCK_USAGE);
 		}
 	}
 	if (bad) {
@@ -175,7 +197,7 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		exit(FSCK_USAGE);
 	}
 	if (optind != argc - 1)
-		usage(ctx->prog);
+		usage(ctx->prog, stderr, FSCK_USAGE);
 	o->device = argv[optind];
 	if (o->mode == MODE_INTERACTIVE && !isatty(0)) {
 		fprintf(stderr, "%s: need a terminal for interactive repairs; "

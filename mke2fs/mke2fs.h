@@ -52,6 +52,7 @@ struct mkfs_ctx {
 /* options.c */
 int parse_command_line(struct mkfs_ctx *ctx, int argc, char **argv);
 void print_usage(const char *prog, FILE *out);
+void print_version(const char *prog);
 
 /* device.c */
 int target_inspect(struct mk_target *t, const char *path, char *why,
