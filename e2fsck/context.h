@@ -123,9 +123,15 @@ struct fsck_ctx {
 		n_fast_symlinks, n_devices, n_fifos, n_sockets, n_inline,
 		n_extent, n_ind, n_bigfiles;
 
+	/* Free totals pass 5 counted, for the summary line (unix.c). */
+	int have_counted;
+	uint64_t counted_free_blocks, counted_free_inodes;
+
 	struct pass_time times[FSCK_MAX_PASSES];
 	int ntimes;
 	int progress_pass;
+	double progress_drawn;	/* when the -C 0 bar was last drawn, 0: never */
+	int progress_shown;	/* the bar is on the screen */
 };
 
 /* ftype.c: file types of accepted inodes for pass 2 */
@@ -140,6 +146,8 @@ struct dir_info *dir_info_get(struct fsck_ctx *ctx, ext2_ino_t ino);
 void dir_info_free(struct fsck_ctx *ctx);
 
 /* Progress for -C (unix.c). */
+/* Wipe the -C 0 bar before printing a line of text (unix.c). */
+void fsck_progress_clear(struct fsck_ctx *ctx);
 void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
 		   unsigned long max);
 
@@ -165,6 +173,9 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
+/* Free blocks (BLOCKS != 0) or inodes summed over the group descriptors
+ * (super.c). */
+uint64_t groups_free(ext2_filsys fs, int blocks);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);

@@ -407,6 +407,9 @@ void pass5(struct fsck_ctx *ctx)
 	compare_bitmaps(ctx, 1);
 	check_group_counts(ctx, &free_c, &free_i);
 	check_totals(ctx, free_c, free_i);
+	ctx->have_counted = 1;
+	ctx->counted_free_blocks = EXT2FS_C2B(ctx->fs, free_c);
+	ctx->counted_free_inodes = free_i;
 	fsck_quota_check(ctx);
 	fsck_progress(ctx, 5, 1, 1);
 }

@@ -90,9 +90,10 @@ static const struct problem_row rows[] = {
   "Journal recovery failed ({str}); checking without the journal's "
   "changes" },
 { PR_0_ORPHAN_RELEASED, PROMPT_NONE, PR_INFO,
-  "Orphan inode {ino} {str}" },
+  "{name} orphaned inode {ino} ({str})" },
 { PR_0_ORPHAN_RELEASED_DRY, PROMPT_NONE, PR_INFO,
-  "Orphan inode {ino} {str} in memory for this read-only check" },
+  "{name} orphaned inode {ino} ({str}) in memory for this read-only "
+  "check" },
 { PR_0_ORPHAN_BAD, PROMPT_CLEAR, P,
   "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
 { PR_0_QUOTA_INODE, PROMPT_CLEAR, NR,
@@ -371,7 +372,7 @@ static const struct problem_row rows[] = {
 { PR_5_QUOTA_USAGE, PROMPT_FIX, NR,
   "The {str} quota of id {num} says {blk} bytes and {ino} inodes in use; "
   "counted {blk2} bytes and {ino2} inodes" },
-{ PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG,
+{ PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG | PR_NO_OK,
   "After the journal replay the superblock says {num} free {str}; counted "
   "{num2}" },
 /* Pass 1b */
@@ -565,6 +566,7 @@ int fix_problem(struct fsck_ctx *ctx, problem_t code,
 	quiet = ctx->opt.mode == MODE_PREEN && (row->flags & PR_PREEN_NOMSG) &&
 		(row->flags & PR_PREEN_OK) && !(row->flags & PR_NO_REPAIR);
 	if (!quiet) {
+		fsck_progress_clear(ctx);
 		if (ctx->opt.mode == MODE_PREEN)
 			printf("%s: ", ctx->opt.device);
 		problem_format(stdout, ctx, code, pctx);

@@ -44,7 +44,7 @@ static void check_device_size(struct fsck_ctx *ctx)
 
 /* Free blocks (BLOCKS) or inodes summed over the group descriptors,
  * capped at the totals. */
-static uint64_t groups_free(ext2_filsys fs, int blocks)
+uint64_t groups_free(ext2_filsys fs, int blocks)
 {
 	uint64_t n = 0, max;
 	dgrp_t g;

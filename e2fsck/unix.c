@@ -442,41 +442,70 @@ static int check_features(struct fsck_ctx *ctx)
 	return 0;
 }
 
-void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
-		   unsigned long max)
-{
-	static const char bar[] = "========================================";
-	int fd = ctx->opt.progress_fd;
-	int pct, width = sizeof(bar) - 1;
-
-	if (fd < 0 || !max)
-		return;
-	pct = (int)((uint64_t)cur * 100 / max);
-	if (cur != max && pass == ctx->progress_pass && pct % 2 &&
-	    cur != 0)
-		return;
-	ctx->progress_pass = pass;
-	if (fd > 0) {
-		dprintf(fd, "%d %lu %lu %s\n", pass, cur, max,
-			ctx->opt.device);
-		return;
-	}
-	if (!isatty(1))
-		return;
-	printf("\r%s: |%.*s%*s| %3d%% (pass %d)", ctx->opt.device,
-	       pct * width / 100, bar, width - pct * width / 100, "", pct,
-	       pass);
-	if (cur == max)
-		printf("\r%*s\r", width + 40, "");
-	fflush(stdout);
-}
-
 static double now_seconds(void)
 {
 	struct timeval tv;
 
 	gettimeofday(&tv, NULL);
 	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* Where each pass starts on the -C 0 bar, in per mille of the whole check
+ * (pass 1 reads every inode and dominates). */
+static const unsigned short pass_start[] = { 0, 0, 600, 850, 880, 950, 1000 };
+#define BAR_INTERVAL 0.1	/* seconds between redraws at most */
+
+/* -C 0 on a terminal: one bar with one overall percentage. */
+static void draw_bar(struct fsck_ctx *ctx, int pass, unsigned long cur,
+		     unsigned long max)
+{
+	static const char bar[] = "========================================";
+	int width = sizeof(bar) - 1, fill;
+	unsigned int permille;
+	double t = now_seconds();
+
+	if (pass < 1 || pass > 5)
+		return;
+	if (ctx->progress_drawn && t - ctx->progress_drawn < BAR_INTERVAL)
+		return;
+	ctx->progress_drawn = t;
+	ctx->progress_shown = 1;
+	permille = pass_start[pass] + (uint64_t)(pass_start[pass + 1] -
+					  pass_start[pass]) * cur / max;
+	fill = permille * width / 1000;
+	printf("\r%s: |%.*s%*s| %5.1f%%", ctx->opt.device, fill, bar,
+	       width - fill, "", permille / 10.0);
+	fflush(stdout);
+}
+
+void fsck_progress_clear(struct fsck_ctx *ctx)
+{
+	if (!ctx->progress_shown)
+		return;
+	printf("\r%*s\r", (int)strlen(ctx->opt.device) + 52, "");
+	fflush(stdout);
+	ctx->progress_shown = 0;
+}
+
+void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
+		   unsigned long max)
+{
+	int fd = ctx->opt.progress_fd;
+	int pct;
+
+	if (fd < 0 || !max || cur > max)
+		return;
+	if (fd == 0) {
+		if (isatty(1))
+			draw_bar(ctx, pass, cur, max);
+		return;
+	}
+	pct = (int)((uint64_t)cur * 100 / max);
+	if (cur != max && pass == ctx->progress_pass && pct % 2 &&
+	    cur != 0)
+		return;
+	ctx->progress_pass = pass;
+	dprintf(fd, "%d %lu %lu %s\n", pass, cur, max, ctx->opt.device);
 }
 
 struct pass_entry {
@@ -503,8 +532,10 @@ static void run_passes(struct fsck_ctx *ctx)
 
 		if (ctx->abort)
 			break;
-		if (ctx->opt.mode != MODE_PREEN && i != 2)
+		if (ctx->opt.mode != MODE_PREEN && i != 2) {
+			fsck_progress_clear(ctx);
 			printf("%s\n", passes[i].name);
+		}
 		passes[i].run(ctx);
 		if (ctx->ntimes < FSCK_MAX_PASSES) {
 			ctx->times[ctx->ntimes].name = passes[i].name;
@@ -534,27 +565,61 @@ static int can_skip(struct fsck_ctx *ctx)
 	return 1;
 }
 
-static void print_summary(struct fsck_ctx *ctx)
+/*
+ * The figures of the summary line: what pass 5 counted when it ran, else
+ * the group descriptors' sums (the superblock totals are left stale by
+ * the kernel and by a journal replay; the descriptors are journalled).
+ */
+struct fsck_totals {
+	unsigned long long inodes, used_inodes, blocks, used_blocks;
+};
+
+static void final_totals(struct fsck_ctx *ctx, struct fsck_totals *t)
 {
 	ext2_filsys fs = ctx->fs;
-	struct ext2_super_block *sb = fs->super;
-	unsigned long long blocks = ext2fs_blocks_count(sb);
-	unsigned long long freeb = ext2fs_free_blocks_count(sb);
+	uint64_t free_b, free_i;
 
-	printf("%s: %u/%u files, %llu/%llu blocks\n", ctx->opt.device,
-	       sb->s_inodes_count - sb->s_free_inodes_count,
-	       sb->s_inodes_count, blocks - freeb, blocks);
-	if (!ctx->opt.verbose)
+	if (ctx->have_counted) {
+		free_b = ctx->counted_free_blocks;
+		free_i = ctx->counted_free_inodes;
+	} else {
+		free_b = groups_free(fs, 1);
+		free_i = groups_free(fs, 0);
+	}
+	t->inodes = fs->super->s_inodes_count;
+	t->blocks = ext2fs_blocks_count(fs->super);
+	t->used_inodes = t->inodes - free_i;
+	t->used_blocks = t->blocks - free_b;
+}
+
+static double percent(unsigned long long part, unsigned long long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static void print_summary(struct fsck_ctx *ctx, const char *clean)
+{
+	struct fsck_totals t;
+
+	final_totals(ctx, &t);
+	printf("%s: %s%llu/%llu files, %llu/%llu blocks\n", ctx->opt.device,
+	       clean, t.used_inodes, t.inodes, t.used_blocks, t.blocks);
+	if (!ctx->opt.verbose || *clean)
 		return;
-	printf("\n%12lu inodes used\n%12lu regular files\n"
+	printf("\n%12llu inodes used (%.2f%%, out of %llu)\n"
+	       "%12llu blocks used (%.2f%%, out of %llu)\n",
+	       t.used_inodes, percent(t.used_inodes, t.inodes), t.inodes,
+	       t.used_blocks, percent(t.used_blocks, t.blocks), t.blocks);
+	printf("\n%12lu regular files\n"
 	       "%12lu directories\n%12lu character/block devices\n"
 	       "%12lu fifos\n%12lu sockets\n%12lu symbolic links "
 	       "(%lu fast)\n%12lu files with inline data\n"
-	       "%12lu extent-mapped files\n%12lu block-mapped files\n",
-	       ctx->n_files, ctx->n_regular, ctx->n_dirs, ctx->n_devices,
+	       "%12lu extent-mapped files\n%12lu block-mapped files\n"
+	       "------------\n%12lu files\n",
+	       ctx->n_regular, ctx->n_dirs, ctx->n_devices,
 	       ctx->n_fifos, ctx->n_sockets, ctx->n_symlinks,
 	       ctx->n_fast_symlinks, ctx->n_inline, ctx->n_extent,
-	       ctx->n_ind);
+	       ctx->n_ind, ctx->n_files);
 }
 
 static void print_times(struct fsck_ctx *ctx, double total)
@@ -609,21 +674,14 @@ int fsck_run(struct fsck_ctx *ctx)
 	if (ctx->opt.journal_only)
 		goto close;
 	if (can_skip(ctx)) {
-		struct ext2_super_block *sb = ctx->fs->super;
-
-		printf("%s: clean, %u/%u files, %llu/%llu blocks\n",
-		       ctx->opt.device,
-		       sb->s_inodes_count - sb->s_free_inodes_count,
-		       sb->s_inodes_count,
-		       (unsigned long long)(ext2fs_blocks_count(sb) -
-					    ext2fs_free_blocks_count(sb)),
-		       (unsigned long long)ext2fs_blocks_count(sb));
+		print_summary(ctx, "clean, ");
 		goto close;
 	}
 	run_passes(ctx);
+	fsck_progress_clear(ctx);
 	finish_rw(ctx);
 	if (!ctx->preen_bailed)
-		print_summary(ctx);
+		print_summary(ctx, "");
 close:
 	fsck_state_free(ctx);
 	err = ext2fs_close_free(&ctx->fs);

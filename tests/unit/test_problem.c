@@ -9,6 +9,12 @@
 #include "unit.h"
 #include "problem.h"
 
+/* problem.c wipes the -C 0 bar (unix.c) before it prints: nothing here. */
+void fsck_progress_clear(struct fsck_ctx *ctx)
+{
+	(void)ctx;
+}
+
 static const char *const fields[] = { "ino", "ino2", "dir", "blk", "blk2",
 				      "num", "num2", "group", "str", "name",
 				      NULL };
