@@ -46,6 +46,9 @@ struct mkfs_ctx {
 	char msg[160];			/* option error text */
 	const char *populate_from;	/* -d source */
 	struct e2x_pop_source *pop_src;
+	uint64_t pop_entries;		/* -d source: entries below its root */
+	uint64_t pop_bytes;		/* and bytes of file data */
+	unsigned int default_inodes;	/* inodes before -d raised them, 0 */
 	int progress_shown;
 };
 
@@ -65,6 +68,8 @@ void target_rollback(struct mk_target *t);
 
 /* populate.c (-d) */
 int populate_open(struct mkfs_ctx *ctx);
+int populate_fit_inodes(struct mkfs_ctx *ctx);
+int populate_fit_space(struct mkfs_ctx *ctx);
 int populate_run(struct mkfs_ctx *ctx, FILE *report);
 void populate_close(struct mkfs_ctx *ctx);
 

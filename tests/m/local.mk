@@ -11,7 +11,7 @@ M_TESTS = \
 	tests/m/compare-big.sh tests/m/compare-4k.sh tests/m/compare-1k.sh \
 	tests/m/compare-64k.sh \
 	tests/m/refuse-loop.sh tests/m/refuse-plain.sh tests/m/dirty-old.sh \
-	tests/m/harness.sh
+	tests/m/harness.sh tests/m/notes.sh
 
 TESTS += $(M_TESTS)
 EXTRA_DIST += $(M_TESTS) \
