@@ -452,16 +452,40 @@ static void print_name(FILE *out, const char *name, int len)
 	}
 }
 
-static void print_field(FILE *out, const char *key, size_t klen,
+/*
+ * An inode as "PATH (N)" when it is a directory and pass 2 has read the
+ * directories (libext2fs finds the names through '..'), else as "N".
+ */
+static void print_inode(FILE *out, struct fsck_ctx *ctx, problem_t code,
+			ext2_ino_t ino)
+{
+	char *path = NULL;
+	unsigned int pass = PR_PASS(code);
+
+	if (ctx && ctx->fs && ctx->inode_dir && pass >= 2 && pass <= 5 &&
+	    ino >= EXT2_ROOT_INO && ino <= ctx->fs->super->s_inodes_count &&
+	    ext2fs_test_inode_bitmap2(ctx->inode_dir, ino) &&
+	    !ext2fs_get_pathname(ctx->fs, ino, 0, &path) && path &&
+	    path[0] == '/') {
+		print_name(out, path, -1);
+		fprintf(out, " (%u)", ino);
+	} else {
+		fprintf(out, "%u", ino);
+	}
+	ext2fs_free_mem(&path);
+}
+
+static void print_field(FILE *out, struct fsck_ctx *ctx, problem_t code,
+			const char *key, size_t klen,
 			const struct problem_ctx *p)
 {
 #define KEY(s) (klen == sizeof(s) - 1 && !memcmp(key, s, klen))
 	if (KEY("ino"))
-		fprintf(out, "%u", p->ino);
+		print_inode(out, ctx, code, p->ino);
 	else if (KEY("ino2"))
-		fprintf(out, "%u", p->ino2);
+		print_inode(out, ctx, code, p->ino2);
 	else if (KEY("dir"))
-		fprintf(out, "%u", p->dir);
+		print_inode(out, ctx, code, p->dir);
 	else if (KEY("blk"))
 		fprintf(out, "%llu", (unsigned long long)p->blk);
 	else if (KEY("blk2"))
@@ -493,7 +517,7 @@ void problem_format(FILE *out, struct fsck_ctx *ctx, problem_t code,
 	}
 	for (s = row->msg; *s; s++) {
 		if (*s == '{' && (end = strchr(s, '}'))) {
-			print_field(out, s + 1, end - s - 1, pctx);
+			print_field(out, ctx, code, s + 1, end - s - 1, pctx);
 			s = end;
 		} else {
 			fputc(*s, out);

@@ -4,11 +4,11 @@
 # and exit codes.
 
 TESTS += tests/fsck/false-alarm.sh tests/fsck/corpus.sh tests/fsck/damage.sh \
-	tests/fsck/crash.sh tests/fsck/progress.sh \
+	tests/fsck/crash.sh tests/fsck/progress.sh tests/fsck/paths.sh \
 	tests/fsck/options.sh
 EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/damage.sh tests/fsck/options.sh tests/fsck/workload.py \
 	tests/fsck/feature-sets.tsv tests/fsck/corpus-missed.txt \
 	tests/fsck/damage-cases.tsv tests/fsck/options-cases.tsv \
 	tests/fsck/corpus-optimize.txt tests/fsck/crash.sh \
-	tests/fsck/progress.sh
+	tests/fsck/progress.sh tests/fsck/paths.sh
