@@ -132,6 +132,7 @@ struct fsck_ctx {
 	int progress_pass;
 	double progress_drawn;	/* when the -C 0 bar was last drawn, 0: never */
 	int progress_shown;	/* the bar is on the screen */
+	int path_searches;	/* names looked up for messages (problem.c) */
 };
 
 /* ftype.c: file types of accepted inodes for pass 2 */

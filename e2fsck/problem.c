@@ -452,21 +452,62 @@ static void print_name(FILE *out, const char *name, int len)
 	}
 }
 
+struct parent_search {
+	ext2_ino_t ino, dir;
+};
+
+static int match_entry(ext2_ino_t dir, int entry,
+		       struct ext2_dir_entry *dirent, int offset,
+		       int blocksize, char *buf, void *priv)
+{
+	struct parent_search *ps = priv;
+
+	(void)entry, (void)offset, (void)blocksize, (void)buf;
+	if (dirent->inode != ps->ino)
+		return 0;
+	ps->dir = dir;
+	return DIRENT_ABORT;
+}
+
 /*
- * An inode as "PATH (N)" when it is a directory and pass 2 has read the
- * directories (libext2fs finds the names through '..'), else as "N".
+ * A directory holding a name for INO, found by reading the directory
+ * blocks pass 2 listed; 0 when none is found.  Each search reads every
+ * directory block, so a run makes at most PATH_SEARCHES of them.
+ */
+#define PATH_SEARCHES 16
+static ext2_ino_t find_parent(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	struct parent_search ps = { ino, 0 };
+
+	if (!ctx->dblist || ctx->path_searches >= PATH_SEARCHES)
+		return 0;
+	ctx->path_searches++;
+	ext2fs_dblist_dir_iterate(ctx->dblist, 0, NULL, match_entry, &ps);
+	return ps.dir;
+}
+
+/*
+ * An inode as "PATH (N)" once pass 2 has read the directories, else as
+ * "N": a directory's path is found through '..' (libext2fs), a pass 4
+ * file with a wrong link count's through a directory that names it.
  */
 static void print_inode(FILE *out, struct fsck_ctx *ctx, problem_t code,
 			ext2_ino_t ino)
 {
 	char *path = NULL;
 	unsigned int pass = PR_PASS(code);
+	ext2_ino_t dir = 0;
+	errcode_t err = EXT2_ET_NO_DIRECTORY;
 
 	if (ctx && ctx->fs && ctx->inode_dir && pass >= 2 && pass <= 5 &&
-	    ino >= EXT2_ROOT_INO && ino <= ctx->fs->super->s_inodes_count &&
-	    ext2fs_test_inode_bitmap2(ctx->inode_dir, ino) &&
-	    !ext2fs_get_pathname(ctx->fs, ino, 0, &path) && path &&
-	    path[0] == '/') {
+	    ino >= EXT2_ROOT_INO && ino <= ctx->fs->super->s_inodes_count) {
+		if (ext2fs_test_inode_bitmap2(ctx->inode_dir, ino))
+			err = ext2fs_get_pathname(ctx->fs, ino, 0, &path);
+		else if (code == PR_4_LINK_COUNT &&
+			 (dir = find_parent(ctx, ino)))
+			err = ext2fs_get_pathname(ctx->fs, dir, ino, &path);
+	}
+	if (!err && path && path[0] == '/') {
 		print_name(out, path, -1);
 		fprintf(out, " (%u)", ino);
 	} else {
