@@ -592,6 +592,25 @@ static void final_totals(struct fsck_ctx *ctx, struct fsck_totals *t)
 	t->used_blocks = t->blocks - free_b;
 }
 
+/*
+ * A check skipped as clean still leaves the superblock's free totals as
+ * the descriptors count them (after a crash and a replay they are stale),
+ * as the kernel would at the next mount.
+ */
+static void sync_totals(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+	uint64_t free_b = groups_free(ctx->fs, 1);
+	uint64_t free_i = groups_free(ctx->fs, 0);
+
+	if (!ctx->fs_rw || (ext2fs_free_blocks_count(sb) == free_b &&
+			    sb->s_free_inodes_count == free_i))
+		return;
+	ext2fs_free_blocks_count_set(sb, free_b);
+	sb->s_free_inodes_count = free_i;
+	ext2fs_mark_super_dirty(ctx->fs);
+}
+
 static double percent(unsigned long long part, unsigned long long whole)
 {
 	return whole ? 100.0 * part / whole : 0.0;
@@ -674,6 +693,7 @@ int fsck_run(struct fsck_ctx *ctx)
 	if (ctx->opt.journal_only)
 		goto close;
 	if (can_skip(ctx)) {
+		sync_totals(ctx);
 		print_summary(ctx, "clean, ");
 		goto close;
 	}

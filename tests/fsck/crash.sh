@@ -5,7 +5,8 @@
 # transactions and the superblock's free totals are stale; the second
 # image also has two open-but-unlinked files on the orphan list.
 # For each: our -p states the same figures and the same "Clearing
-# orphaned inode" lines as the reference's -p; -n and -fn exit 0 (stale
+# orphaned inode" lines as the reference's -p, and leaves totals the
+# reference's -fn finds right; -n and -fn exit 0 (stale
 # totals a replay leaves are no error) with those figures and leave the
 # image unchanged; -fy exits 1 and a second -fn is clean; -fnv's "inodes
 # used" and "blocks used" are the summary line's.
@@ -76,6 +77,11 @@ for name in stale orphans; do
 		bad "-p says '$(figures "$work/p.out")', the reference '$want'"
 	[ "$(orphans "$work/p.out")" = "$wantorph" ] ||
 		bad "-p orphan lines differ: $(orphans "$work/p.out") / $wantorph"
+	# -p leaves the superblock totals right, as the reference's -p does
+	"$ref" -fn "$work/o.img" >"$work/after-p.out" 2>&1 ||
+		bad "the reference -fn after our -p: $(cat "$work/after-p.out")"
+	grep -q "count wrong" "$work/after-p.out" &&
+		bad "-p left stale totals: $(grep 'count wrong' "$work/after-p.out")"
 	sum=$(sha256sum <"$img")
 	for opt in -n -fn; do
 		"$ours" $opt "$img" >"$work/n.out" 2>&1; rc=$?
