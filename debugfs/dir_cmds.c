@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dir_cmds.c --- directory listing and navigation: ls (in disk, hash or
  * inode order, through the libe2x directory engine), cd, pwd, ncheck

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c --- debugfs command line: options, opening the image, and the
  * choice of mode (interactive shell, -R request, -f command file).

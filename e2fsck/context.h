@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * context.h --- the one e2fsck context: options as typed, the open file
  * system, and everything the passes learn and hand to each other.

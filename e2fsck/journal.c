@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.c --- e2fsck start-up before any pass: recover the journal
  * (written back for -y/-p, replayed into an in-memory overlay for -n so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass5.c --- pass 5: the on-disk block (cluster) and inode bitmaps and
  * every free count against what passes 1-2 found, plus the bitmaps'

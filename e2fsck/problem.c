@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * problem.c --- the problem table of e2fsck and fix_problem(), the single
  * place where -n, -y, -p and interactive runs decide, count and print.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * super.c --- checks of the superblock and the group descriptors before
  * pass 1: geometry, counts, feature combinations, checksums, where each

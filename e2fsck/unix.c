@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unix.c --- e2fsck's main: options, the mounted-device check, opening the
  * file system (read-only for -n), the pass array, -t timings, -C progress

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir.c --- the directory dispatch API: open a directory for one
  * operation, pick its form (inline, linear, htree) and call that form's

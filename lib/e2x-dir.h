@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-dir.h --- directories: the entry format (dirent.c), the inline, linear
  * and htree forms (dir_inline.c, dir_linear.c, htree.c), the dispatch API

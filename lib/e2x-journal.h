@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-journal.h --- jbd2 journal recovery, the in-memory overlay channel
  * and orphan processing (lib/journal*.c, lib/overlay_io.c, lib/orphan.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x.h --- public interface of libe2x, the shared ext4 library of the e2x
  * suite, built on the distribution's libext2fs.

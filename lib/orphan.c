@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * orphan.c --- finish what the kernel left in the orphan list (inodes
  * chained from s_last_orphan through i_dtime) and in the orphan file:

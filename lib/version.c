@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * version.c --- library version, the one -V text of every e2x program,
  * the --help/--version arguments every program takes, and error-table

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # man/local.mk --- manual pages.  Pages of programs and of mke2fs.conf
 # follow the programs' names (--program-prefix=e2x- makes e2x-mke2fs.8,
 # e2x-mke2fs.conf.5); the itree format page already carries the e2x- of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mke2fs.c --- main of e2x mke2fs: parse, validate, calculate, write.
  * Everything that could refuse runs before the first byte is written, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mke2fs.h --- state shared by the mke2fs program's files: the one context
  * struct (no option globals), exit codes, and the helpers' interfaces.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * options.c --- the mke2fs command line: one table of options (letter,
  * argument, handler, help), the -E extended options table, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * populate.c --- mke2fs -d: open the source before anything is written,
  * copy it once the file system is laid out, show progress on a terminal,

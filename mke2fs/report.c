@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c --- what mke2fs tells the user: notes on decisions taken on
  * their behalf, and the summary of the new (or planned, with -n) file

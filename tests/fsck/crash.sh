@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # crash.sh --- e2fsck after a crash, against the reference.  The kernel
 # makes the images: a loop mount, writes, then EXT4_IOC_SHUTDOWN without
 # flushing the log (xfs_io -x -c shutdown), so the journal holds committed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fsck/local.mk --- e2fsck integration tests: no false alarms on
 # kernel-made file systems, detection on the shared corpus, damage of our
 # own making (inline_data, bigalloc, directories, itree), and the options

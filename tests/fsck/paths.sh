@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # paths.sh --- problems name the path of an inode once pass 2 has read
 # the directories: "/a/b (13)", not only the inode number.  The damage is
 # made with the reference tools: wrong link counts on a directory two

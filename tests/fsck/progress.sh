@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # progress.sh --- e2fsck -C 0: on a terminal (script(1) gives one) the bar
 # is redrawn at most ~10 times a second, each drawing shows one overall
 # percentage that never goes back, and no pass title or summary shares a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/local.mk --- mke2fs integration tests against the oracles: the
 # reference mke2fs/e2fsck/dumpe2fs (compare-*), the kernel (kernel-*),
 # refusals that must leave the target unchanged (refuse-*) and formatting

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # notes.sh --- mke2fs -O itree says once, on stderr, that the kernel
 # mounts the result read-only and e2fsprogs refuses it (and that is
 # true: the reference e2fsck refuses the image); -q says nothing; without

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/bad.sh --- mke2fs -d refusals and failures (tests/p/bad.tsv):
 # the exit status, one clear message, and the target's state: byte for
 # byte unchanged when refused before writing, else marked as having

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/local.mk --- mke2fs -d (populate) tests: a directory source, an
 # image source made by the kernel, bad input.  tests/p/popdrv populates
 # through the library directly (itree targets).

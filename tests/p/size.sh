@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/size.sh --- mke2fs -d sizes the target for its source, and its
 # closing report states the file system after the copy.  A tree of 4,040
 # entries, then a kernel-filled image holding it, copied into bigalloc

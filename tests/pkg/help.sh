@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # help.sh --- every program answers -h, --help, -V and --version alike:
 # help on stdout with exit 0 and nothing on stderr; the version as two
 # lines, "PROG (e2x) VERSION" and the libext2fs version the program is

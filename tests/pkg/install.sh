@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install.sh --- the installed tree, as a packager sees it: make install
 # DESTDIR=... puts the programs, the mkfs.ext2/3/4 and fsck.ext2/3/4
 # links (pointing at mke2fs and e2fsck), and a page for every program,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_problem.c --- the e2fsck problem table: codes unique and ordered,
  * in step with problem_codes.h, every message non-empty with known
