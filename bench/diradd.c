@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * diradd.c --- benchmark helper: create N fifos named f0..fN-1 in a new
  * directory "d" of IMAGE through libe2x (e2x_dir_mkdir + e2x_dir_mknod),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fsck_gentree.py --- the source trees bench/fsck turns into images with
 # mke2fs -d: deterministic (names, sizes and contents follow from the seed).
 #

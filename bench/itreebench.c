@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * itreebench.c --- one run of the itree benchmark on a fresh image: N
  * entries added to one directory in increasing inode order and to another

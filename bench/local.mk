@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/local.mk --- benchmark scripts (run by hand, never in make check)
 
 dist_noinst_SCRIPTS += bench/mkfs

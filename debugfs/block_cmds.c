@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * block_cmds.c --- blocks and bitmaps: bd (hex dump), icheck (owner of a
  * block), testb, testi, ffb, ffi and freefrag.  Every bitmap question is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmds.c --- the debugfs command table and the dispatcher that checks a
  * command's needs (open fs, read-write, bitmaps) before running it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * debugfs.h --- the debugfs session context, the command table entry and
  * the helpers every command family shares.

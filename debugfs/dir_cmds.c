@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dir_cmds.c --- directory navigation and lookups: cd, chroot, pwd,
  * ncheck (names of inodes) and dirsearch (ls has ls_cmds.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dump_cmds.c --- copying file contents out of the image: cat, dump (-p
  * keeps owner, mode and times) and rdump (whole trees, symlinks and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields.c --- the named fields of the superblock and of an inode that
  * set_super_value and set_inode_field change: where each lives (split

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields.h --- named superblock and inode fields for set_super_value and
  * set_inode_field (fields.c).

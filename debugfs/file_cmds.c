@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * file_cmds.c --- file content for a read-write session: write (any
  * readable host file, device or pipe into the image), fallocate, punch and truncate, all through libe2x

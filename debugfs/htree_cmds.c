@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * htree_cmds.c --- directory hashing: htree_dump (the dx index of a
  * directory and its leaves) and dx_hash, plus the hash helpers ls uses.

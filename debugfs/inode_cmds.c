@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inode_cmds.c --- commands that show one inode: stat (every field), idump
  * (hex), blocks, ex (extent tree) and imap (where the inode lives).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * itree_cmds.c --- e2x's own directory views: itree_dump (every node of a
  * directory's itree: level, key range, entry count, fullness; -v the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal_cmds.c --- logdump: the jbd2 log of the internal journal, block
  * by block (descriptor tags, revoke records, commits), optionally the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # debugfs/local.mk --- the debugfs program: an interactive and scripted
 # ext4 debugger built on libe2x and libext2fs.
 

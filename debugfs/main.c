@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c --- debugfs command line: options, opening the image, and the
  * choice of mode (interactive shell, -R request, -f command file).
@@ -23,15 +24,14 @@ struct dbg_args {
 
 #define USAGE "usage: debugfs [-w] [-c] [-D] [-n] [-b blocksize -s superblock] " \
 	"[-z undo_file] " \
-	"[-R request | -f cmdfile] [-V] [image]"
+	"[-R request | -f cmdfile] [-V] [-h] [image]"
 
 static void print_version(void)
 {
-	const char *libver = NULL;
+	char text[256];
 
-	ext2fs_get_library_version(&libver, NULL);
-	printf("debugfs (e2x) %s, libext2fs %s\n", e2x_version(),
-	       libver ? libver : "?");
+	e2x_version_text("debugfs", text, sizeof(text));
+	fputs(text, stdout);
 }
 
 /* Returns 0, or the exit status to leave with. */
@@ -40,9 +40,20 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	switch (e2x_std_arg(argc, argv)) {
+	case E2X_ARG_HELP:
+		puts(USAGE);
+		exit(0);
+	case E2X_ARG_VERSION:
+		print_version();
+		exit(0);
+	}
 	opterr = 0;
-	while ((c = getopt(argc, argv, "wcDnb:s:z:R:f:V")) != -1) {
+	while ((c = getopt(argc, argv, "hwcDnb:s:z:R:f:V")) != -1) {
 		switch (c) {
+		case 'h':
+			puts(USAGE);
+			exit(0);
 		case 'R':
 			a->request = optarg;
 			break;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ns_cmds.c --- namespace changes for a read-write session: mkdir, mknod,
  * symlink, link, unlink, rm, rmdir, kill_file, rename, copy_inode,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * parse.c --- pure parsing helpers of debugfs: command line words, inode
  * specs "<N>", numbers and on-disk timestamps.  No session state here.

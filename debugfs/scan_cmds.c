@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * scan_cmds.c --- whole-image scans for recovery work: lsdel (deleted
  * inodes that still map blocks) and dump_unused (free blocks holding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * session.c --- opening and closing the image of a debugfs session, and the
  * open, close and params commands.

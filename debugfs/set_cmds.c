@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * set_cmds.c --- raw changes for a read-write session: set_super_value,
  * set_inode_field, set_bg, setb / freeb, seti / freei, dirty and feature.  They

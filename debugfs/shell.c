@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * shell.c --- reading debugfs commands: the interactive shell (libedit line
  * editing, a history file kept across sessions, completion of command names

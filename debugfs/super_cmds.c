@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * super_cmds.c --- the stats command: superblock fields by name (feature
  * names include e2x's itree) and, without -h, every group descriptor.

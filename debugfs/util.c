@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util.c --- session helpers shared by the debugfs commands: the one-line
  * error report, path / inode spec resolution, inode and block arguments.

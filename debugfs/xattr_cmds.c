@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * xattr_cmds.c --- extended attributes of one inode (in-inode area and the
  * xattr block): ea_list, ea_get, and the list stat prints.

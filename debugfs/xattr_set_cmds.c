@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * xattr_set_cmds.c --- ea_set and ea_rm for a read-write session, through
  * libe2x (in the inode or the attribute block, i_version moved once).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * context.h --- the one e2fsck context: options as typed, the open file
  * system, and everything the passes learn and hand to each other.
@@ -140,9 +141,16 @@ struct fsck_ctx {
 		n_fast_symlinks, n_devices, n_fifos, n_sockets, n_inline,
 		n_extent, n_ind, n_bigfiles;
 
+	/* Free totals pass 5 counted, for the summary line (unix.c). */
+	int have_counted;
+	uint64_t counted_free_blocks, counted_free_inodes;
+
 	struct pass_time times[FSCK_MAX_PASSES];
 	int ntimes;
 	int progress_pass;
+	double progress_drawn;	/* when the -C 0 bar was last drawn, 0: never */
+	int progress_shown;	/* the bar is on the screen */
+	int path_searches;	/* names looked up for messages (problem.c) */
 };
 
 /* ftype.c: file types of accepted inodes for pass 2 */
@@ -157,6 +165,8 @@ struct dir_info *dir_info_get(struct fsck_ctx *ctx, ext2_ino_t ino);
 void dir_info_free(struct fsck_ctx *ctx);
 
 /* Progress for -C (unix.c). */
+/* Wipe the -C 0 bar before printing a line of text (unix.c). */
+void fsck_progress_clear(struct fsck_ctx *ctx);
 void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
 		   unsigned long max);
 
@@ -222,6 +232,9 @@ int fsck_fix_dotdot(struct fsck_ctx *ctx, struct dir_info *d,
 int fsck_clear_unattached(struct fsck_ctx *ctx, ext2_ino_t ino);
 void fsck_ref_move(struct fsck_ctx *ctx, ext2_ino_t from, ext2_ino_t to);
 errcode_t dir_info_insert(struct fsck_ctx *ctx, ext2_ino_t ino);
+/* Free blocks (BLOCKS != 0) or inodes summed over the group descriptors
+ * (super.c). */
+uint64_t groups_free(ext2_filsys fs, int blocks);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * csum.c --- the checksums e2fsck verifies on every inode and directory
  * block (metadata_csum), computed with libe2x's crc32c (the CPU's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * csum.h --- inode, directory block and bitmap checksums verified fast,
  * every mismatch confirmed by libext2fs (csum.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ftype.c --- the file type of every inode pass 1 accepted, for pass 2's
  * check of directory entry types: bitmaps for directories, regular files

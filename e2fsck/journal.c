@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.c --- e2fsck start-up before any pass: recover the journal
  * (written back for -y/-p, replayed into an in-memory overlay for -n so
@@ -239,34 +240,36 @@ static int recover(struct fsck_ctx *ctx)
 	return reopen(ctx, NULL) ? -1 : 0;
 }
 
+/*
+ * One line per orphan, in the reference's layout (scripts grep for
+ * "Clearing orphaned inode"): verb, inode, owner, mode and size as they
+ * were before the release.
+ */
 static int orphan_report(ext2_filsys fs, ext2_ino_t ino,
+			 const struct ext2_inode_large *before,
 			 enum e2x_orphan_action action, void *data)
 {
 	struct fsck_ctx *ctx = data;
 	struct problem_ctx pctx;
 	int dry = ctx->opt.mode == MODE_NO;
+	char what[128];
 
 	pctx_clear(&pctx);
 	pctx.ino = ino;
-	switch (action) {
-	case E2X_ORPHAN_RELEASED:
-		pctx.str = "released";
-		break;
-	case E2X_ORPHAN_TRUNCATED:
-		pctx.str = "truncated to its size";
-		break;
-	case E2X_ORPHAN_BAD_INODE:
-		pctx.str = "not a valid orphan";
-		fix_problem(ctx, PR_0_ORPHAN_BAD, &pctx);
-		return 0;
-	default:
-		pctx.str = "bad orphan file block";
+	if (action != E2X_ORPHAN_RELEASED && action != E2X_ORPHAN_TRUNCATED) {
+		pctx.str = action == E2X_ORPHAN_BAD_INODE ?
+			   "not a valid orphan" : "bad orphan file block";
 		fix_problem(ctx, PR_0_ORPHAN_BAD, &pctx);
 		return 0;
 	}
-	if (ctx->opt.mode != MODE_PREEN || ctx->opt.verbose)
-		fix_problem(ctx, dry ? PR_0_ORPHAN_RELEASED_DRY :
-				       PR_0_ORPHAN_RELEASED, &pctx);
+	snprintf(what, sizeof(what), "uid=%u, gid=%u, mode=0%o, size=%llu",
+		 inode_uid(*before), inode_gid(*before), before->i_mode,
+		 (unsigned long long)EXT2_I_SIZE(before));
+	pctx.name = action == E2X_ORPHAN_RELEASED ? "Clearing" : "Truncating";
+	pctx.namelen = -1;
+	pctx.str = what;
+	fix_problem(ctx, dry ? PR_0_ORPHAN_RELEASED_DRY :
+			       PR_0_ORPHAN_RELEASED, &pctx);
 	return 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.h --- e2fsck's start-up work on the journal and the orphans,
  * before any pass runs (journal.c).

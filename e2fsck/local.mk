@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2fsck/local.mk --- the e2fsck program: options and passes in e2fsck/,
 # every on-disk change through libe2x or libext2fs.
 

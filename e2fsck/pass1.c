@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1.c --- pass 1: read every inode in use and check it on its own:
  * checksum, mode and type, flags against features and each other, special

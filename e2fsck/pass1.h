@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1.h --- what the pieces of pass 1 share: the state of the one inode
  * being checked.  Everything per inode lives here, so a parallel pass 1

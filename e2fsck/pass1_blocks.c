@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1_blocks.c --- pass 1's block maps: marking file system metadata,
  * walking extent trees and indirect maps, and claiming every block or

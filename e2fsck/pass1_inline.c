@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1_inline.c --- pass 1's checks of the in-inode extended attribute
  * area and of inline data (system.data present and sane, sizes, only on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1_itree.c --- pass 1's share of the itree: the node blocks of a
  * directory's itree live outside its block map, so they are claimed here

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1_xattr.c --- pass 1's checks of extended attribute blocks (header,
  * checksum, entries, hashes, reference counts) and of attribute entries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass1b.c --- pass 1b: when pass 1 found blocks (or, on bigalloc,
  * clusters) claimed twice, walk every inode again, count the claimants of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass2.c --- pass 2: read every directory block (and inline directory)
  * and check each entry: record and name lengths, file type, the inode it

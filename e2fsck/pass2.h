@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass2.h --- what pass 2's files share: one directory being checked
  * (its blocks, its hash index map) and the htree walker (pass2_htree.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass2_htree.c --- pass 2's hash index (htree) checks: the root and
  * interior nodes (header, count and limit, ascending hashes, checksums,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass2_itree.c --- pass 2's itree check: the entries pass 2 read from a
  * directory are handed (read again, not kept) to libe2x's

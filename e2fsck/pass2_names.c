@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass2_names.c --- pass 2's check that a directory holds no name twice:
  * a 64-bit fingerprint per name, sorted once the directory is read (8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass2_rewalk.c --- read a directory's entries a second time, after pass
  * 2 checked them: the same entries check_entry() saw (named, not '.' or

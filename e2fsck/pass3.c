@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass3.c --- pass 3: every directory must be reachable from the root
  * through the names pass 2 found, '..' must name that parent, no

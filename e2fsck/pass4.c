@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass4.c --- pass 4: every inode in use must have as many links as
  * pass 2 found names for it, and at least one.  Link counts are repaired

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pass5.c --- pass 5: the on-disk block (cluster) and inode bitmaps and
  * every free count against what passes 1-2 found, plus the bitmaps'
@@ -417,6 +418,9 @@ void pass5(struct fsck_ctx *ctx)
 	compare_bitmaps(ctx, 1);
 	check_group_counts(ctx, &free_c, &free_i);
 	check_totals(ctx, free_c, free_i);
+	ctx->have_counted = 1;
+	ctx->counted_free_blocks = EXT2FS_C2B(ctx->fs, free_c);
+	ctx->counted_free_inodes = free_i;
 	fsck_quota_check(ctx);
 	fsck_progress(ctx, 5, 1, 1);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * problem.c --- the problem table of e2fsck and fix_problem(), the single
  * place where -n, -y, -p and interactive runs decide, count and print.
@@ -98,9 +99,10 @@ static const struct problem_row rows[] = {
   "Journal recovery failed ({str}); checking without the journal's "
   "changes" },
 { PR_0_ORPHAN_RELEASED, PROMPT_NONE, PR_INFO,
-  "Orphan inode {ino} {str}" },
+  "{name} orphaned inode {ino} ({str})" },
 { PR_0_ORPHAN_RELEASED_DRY, PROMPT_NONE, PR_INFO,
-  "Orphan inode {ino} {str} in memory for this read-only check" },
+  "{name} orphaned inode {ino} ({str}) in memory for this read-only "
+  "check" },
 { PR_0_ORPHAN_BAD, PROMPT_CLEAR, P,
   "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
 { PR_0_QUOTA_INODE, PROMPT_CLEAR, NR,
@@ -399,7 +401,7 @@ static const struct problem_row rows[] = {
 { PR_5_QUOTA_USAGE, PROMPT_FIX, NR,
   "The {str} quota of id {num} says {blk} bytes and {ino} inodes in use; "
   "counted {blk2} bytes and {ino2} inodes" },
-{ PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG,
+{ PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG | PR_NO_OK,
   "After the journal replay the superblock says {num} free {str}; counted "
   "{num2}" },
 /* Pass 1b */
@@ -486,16 +488,81 @@ static void print_name(FILE *out, const char *name, int len)
 	}
 }
 
-static void print_field(FILE *out, const char *key, size_t klen,
+struct parent_search {
+	ext2_ino_t ino, dir;
+};
+
+static int match_entry(ext2_ino_t dir, int entry,
+		       struct ext2_dir_entry *dirent, int offset,
+		       int blocksize, char *buf, void *priv)
+{
+	struct parent_search *ps = priv;
+
+	(void)entry, (void)offset, (void)blocksize, (void)buf;
+	if (dirent->inode != ps->ino)
+		return 0;
+	ps->dir = dir;
+	return DIRENT_ABORT;
+}
+
+/*
+ * A directory holding a name for INO, found by reading the directory
+ * blocks pass 2 listed; 0 when none is found.  Each search reads every
+ * directory block, so a run makes at most PATH_SEARCHES of them.
+ */
+#define PATH_SEARCHES 16
+static ext2_ino_t find_parent(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	struct parent_search ps = { ino, 0 };
+
+	if (!ctx->dblist || ctx->path_searches >= PATH_SEARCHES)
+		return 0;
+	ctx->path_searches++;
+	ext2fs_dblist_dir_iterate(ctx->dblist, 0, NULL, match_entry, &ps);
+	return ps.dir;
+}
+
+/*
+ * An inode as "PATH (N)" once pass 2 has read the directories, else as
+ * "N": a directory's path is found through '..' (libext2fs), a pass 4
+ * file with a wrong link count's through a directory that names it.
+ */
+static void print_inode(FILE *out, struct fsck_ctx *ctx, problem_t code,
+			ext2_ino_t ino)
+{
+	char *path = NULL;
+	unsigned int pass = PR_PASS(code);
+	ext2_ino_t dir = 0;
+	errcode_t err = EXT2_ET_NO_DIRECTORY;
+
+	if (ctx && ctx->fs && ctx->inode_dir && pass >= 2 && pass <= 5 &&
+	    ino >= EXT2_ROOT_INO && ino <= ctx->fs->super->s_inodes_count) {
+		if (ext2fs_test_inode_bitmap2(ctx->inode_dir, ino))
+			err = ext2fs_get_pathname(ctx->fs, ino, 0, &path);
+		else if (code == PR_4_LINK_COUNT &&
+			 (dir = find_parent(ctx, ino)))
+			err = ext2fs_get_pathname(ctx->fs, dir, ino, &path);
+	}
+	if (!err && path && path[0] == '/') {
+		print_name(out, path, -1);
+		fprintf(out, " (%u)", ino);
+	} else {
+		fprintf(out, "%u", ino);
+	}
+	ext2fs_free_mem(&path);
+}
+
+static void print_field(FILE *out, struct fsck_ctx *ctx, problem_t code,
+			const char *key, size_t klen,
 			const struct problem_ctx *p)
 {
 #define KEY(s) (klen == sizeof(s) - 1 && !memcmp(key, s, klen))
 	if (KEY("ino"))
-		fprintf(out, "%u", p->ino);
+		print_inode(out, ctx, code, p->ino);
 	else if (KEY("ino2"))
-		fprintf(out, "%u", p->ino2);
+		print_inode(out, ctx, code, p->ino2);
 	else if (KEY("dir"))
-		fprintf(out, "%u", p->dir);
+		print_inode(out, ctx, code, p->dir);
 	else if (KEY("blk"))
 		fprintf(out, "%llu", (unsigned long long)p->blk);
 	else if (KEY("blk2"))
@@ -527,7 +594,7 @@ void problem_format(FILE *out, struct fsck_ctx *ctx, problem_t code,
 	}
 	for (s = row->msg; *s; s++) {
 		if (*s == '{' && (end = strchr(s, '}'))) {
-			print_field(out, s + 1, end - s - 1, pctx);
+			print_field(out, ctx, code, s + 1, end - s - 1, pctx);
 			s = end;
 		} else {
 			fputc(*s, out);
@@ -600,6 +667,7 @@ int fix_problem(struct fsck_ctx *ctx, problem_t code,
 	quiet = ctx->opt.mode == MODE_PREEN && (row->flags & PR_PREEN_NOMSG) &&
 		(row->flags & PR_PREEN_OK) && !(row->flags & PR_NO_REPAIR);
 	if (!quiet) {
+		fsck_progress_clear(ctx);
 		if (ctx->opt.mode == MODE_PREEN)
 			printf("%s: ", ctx->opt.device);
 		problem_format(stdout, ctx, code, pctx);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * problem.h --- problem codes of e2fsck and the one function that decides
  * what to do about each (fix_problem, problem.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * problem_codes.h --- every e2fsck problem code, pass in bits 16-23.
  * Keep in step with the table in problem.c (the unit test checks both).

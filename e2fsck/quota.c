@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * quota.c --- quota usage: pass 1 adds every inode's space and count to
  * its user, group and project; after pass 5 the quota files (format v2,

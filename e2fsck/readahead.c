@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * readahead.c --- asking the kernel to read ahead what the passes will
  * read next (inode tables in pass 1, directory blocks in pass 2), so a

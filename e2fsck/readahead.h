@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * readahead.h --- readahead advice for the passes (readahead.c).
  */

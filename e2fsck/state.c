@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * state.c --- the directory table that passes 1-3 share, and freeing
  * everything the passes left in the context.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * super.c --- checks of the superblock and the group descriptors before
  * pass 1: geometry, counts, feature combinations, checksums, where each
@@ -45,7 +46,7 @@ static void check_device_size(struct fsck_ctx *ctx)
 
 /* Free blocks (BLOCKS) or inodes summed over the group descriptors,
  * capped at the totals. */
-static uint64_t groups_free(ext2_filsys fs, int blocks)
+uint64_t groups_free(ext2_filsys fs, int blocks)
 {
 	uint64_t n = 0, max;
 	dgrp_t g;

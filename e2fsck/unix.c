@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unix.c --- e2fsck's main: options, the mounted-device check, opening the
  * file system (read-only for -n), the pass array, -t timings, -C progress
@@ -17,26 +18,40 @@
 
 /* The command line (the fuzz harness in tests/fuzz builds without it). */
 #ifndef E2FSCK_NO_MAIN
-static void usage(const char *prog)
+/* Only the options that do something are listed. */
+static void usage(const char *prog, FILE *out, int code)
 {
-	fprintf(stderr,
-		"Usage: %s [-panyrcdfktvDFV] [-b superblock] [-B blocksize]\n"
-		"\t\t[-l|-L bad_blocks_file] [-C fd] [-j external_journal]\n"
-		"\t\t[-E extended-options] [-z undo_file] device\n"
+	fprintf(out,
+		"Usage: %s [-panyfvtDV] [-b superblock] [-B blocksize]\n"
+		"\t\t[-C fd] [-j external_journal] [-E extended-options]\n"
+		"\t\t[-z undo_file] device\n"
 		"\n"
 		"  -p   fix whatever is safe without asking (also -a)\n"
 		"  -n   open read-only and answer no to every question\n"
 		"  -y   answer yes to every question\n"
 		"  -f   check even when the file system looks clean\n"
 		"  -v   verbose\n"
-		"  -t   print timings\n"
+		"  -t   print timings (-tt: per pass)\n"
+		"  -D   optimise every directory (rebuild indexes, pack inline)\n"
+		"  -V   print the version and exit\n"
 		"  -b   use this superblock\n"
 		"  -B   block size to look for the superblock with\n"
 		"  -j   external journal device\n"
 		"  -C   write progress to file descriptor fd (0: a bar)\n"
-		"  -E   extended options: journal_only, fixes_only, ...\n",
+		"  -E   extended options: journal_only, fixes_only\n"
+		"  -z   save what the run overwrites in undo_file (e2undo)\n"
+		"  -h, --help   show this help and exit\n",
 		prog);
-	exit(FSCK_USAGE);
+	exit(code);
+}
+
+static void print_version(const char *prog)
+{
+	char text[256];
+
+	e2x_version_text(prog, text, sizeof(text));
+	fputs(text, stdout);
+	exit(FSCK_OK);
 }
 
 static int set_mode(struct fsck_options *o, enum fsck_mode m)
@@ -106,7 +121,15 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	int c, bad = 0;
 
 	o->progress_fd = -1;
-	while ((c = getopt(argc, argv, "panyrcC:B:dE:fvtFVb:j:l:L:kz:D")) !=
+	switch (e2x_std_arg(argc, argv)) {
+	case E2X_ARG_HELP:
+		usage(ctx->prog, stdout, FSCK_OK);
+		break;
+	case E2X_ARG_VERSION:
+		print_version(ctx->prog);
+		break;
+	}
+	while ((c = getopt(argc, argv, "hpanyrcC:B:dE:fvtFVb:j:l:L:kz:D")) !=
 	       EOF) {
 		switch (c) {
 		case 'p':
@@ -148,12 +171,14 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 			break;
 		case 'E':
 			if (parse_extended(o, optarg))
-				usage(ctx->prog);
+				usage(ctx->prog, stderr, FSCK_USAGE);
 			break;
 		case 'V':
-			printf("e2fsck (e2x) %s\n\tUsing libe2x %s\n",
-			       PACKAGE_VERSION, e2x_version());
-			exit(FSCK_OK);
+			print_version(ctx->prog);
+			break;
+		case 'h':
+			usage(ctx->prog, stdout, FSCK_OK);
+			break;
 		case 'r':	/* historical no-op */
 		case 'k':
 		case 'F':
@@ -171,7 +196,7 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 				ctx->prog, c);
 			exit(FSCK_USAGE);
 		default:
-			usage(ctx->prog);
+			usage(ctx->prog, stderr, FSCK_USAGE);
 		}
 	}
 	if (bad) {
@@ -185,7 +210,7 @@ static void parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		exit(FSCK_USAGE);
 	}
 	if (optind != argc - 1)
-		usage(ctx->prog);
+		usage(ctx->prog, stderr, FSCK_USAGE);
 	o->device = argv[optind];
 	if (o->mode == MODE_INTERACTIVE && !isatty(0)) {
 		fprintf(stderr, "%s: need a terminal for interactive repairs; "
@@ -596,41 +621,70 @@ static int check_features(struct fsck_ctx *ctx)
 	return 0;
 }
 
-void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
-		   unsigned long max)
-{
-	static const char bar[] = "========================================";
-	int fd = ctx->opt.progress_fd;
-	int pct, width = sizeof(bar) - 1;
-
-	if (fd < 0 || !max)
-		return;
-	pct = (int)((uint64_t)cur * 100 / max);
-	if (cur != max && pass == ctx->progress_pass && pct % 2 &&
-	    cur != 0)
-		return;
-	ctx->progress_pass = pass;
-	if (fd > 0) {
-		dprintf(fd, "%d %lu %lu %s\n", pass, cur, max,
-			ctx->opt.device);
-		return;
-	}
-	if (!isatty(1))
-		return;
-	printf("\r%s: |%.*s%*s| %3d%% (pass %d)", ctx->opt.device,
-	       pct * width / 100, bar, width - pct * width / 100, "", pct,
-	       pass);
-	if (cur == max)
-		printf("\r%*s\r", width + 40, "");
-	fflush(stdout);
-}
-
 static double now_seconds(void)
 {
 	struct timeval tv;
 
 	gettimeofday(&tv, NULL);
 	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* Where each pass starts on the -C 0 bar, in per mille of the whole check
+ * (pass 1 reads every inode and dominates). */
+static const unsigned short pass_start[] = { 0, 0, 600, 850, 880, 950, 1000 };
+#define BAR_INTERVAL 0.1	/* seconds between redraws at most */
+
+/* -C 0 on a terminal: one bar with one overall percentage. */
+static void draw_bar(struct fsck_ctx *ctx, int pass, unsigned long cur,
+		     unsigned long max)
+{
+	static const char bar[] = "========================================";
+	int width = sizeof(bar) - 1, fill;
+	unsigned int permille;
+	double t = now_seconds();
+
+	if (pass < 1 || pass > 5)
+		return;
+	if (ctx->progress_drawn && t - ctx->progress_drawn < BAR_INTERVAL)
+		return;
+	ctx->progress_drawn = t;
+	ctx->progress_shown = 1;
+	permille = pass_start[pass] + (uint64_t)(pass_start[pass + 1] -
+					  pass_start[pass]) * cur / max;
+	fill = permille * width / 1000;
+	printf("\r%s: |%.*s%*s| %5.1f%%", ctx->opt.device, fill, bar,
+	       width - fill, "", permille / 10.0);
+	fflush(stdout);
+}
+
+void fsck_progress_clear(struct fsck_ctx *ctx)
+{
+	if (!ctx->progress_shown)
+		return;
+	printf("\r%*s\r", (int)strlen(ctx->opt.device) + 52, "");
+	fflush(stdout);
+	ctx->progress_shown = 0;
+}
+
+void fsck_progress(struct fsck_ctx *ctx, int pass, unsigned long cur,
+		   unsigned long max)
+{
+	int fd = ctx->opt.progress_fd;
+	int pct;
+
+	if (fd < 0 || !max || cur > max)
+		return;
+	if (fd == 0) {
+		if (isatty(1))
+			draw_bar(ctx, pass, cur, max);
+		return;
+	}
+	pct = (int)((uint64_t)cur * 100 / max);
+	if (cur != max && pass == ctx->progress_pass && pct % 2 &&
+	    cur != 0)
+		return;
+	ctx->progress_pass = pass;
+	dprintf(fd, "%d %lu %lu %s\n", pass, cur, max, ctx->opt.device);
 }
 
 struct pass_entry {
@@ -674,8 +728,10 @@ static void run_passes(struct fsck_ctx *ctx)
 
 		if (ctx->abort)
 			break;
-		if (ctx->opt.mode != MODE_PREEN && !passes[i].quiet)
+		if (ctx->opt.mode != MODE_PREEN && !passes[i].quiet) {
+			fsck_progress_clear(ctx);
 			printf("%s\n", passes[i].name);
+		}
 		passes[i].run(ctx);
 		if (ctx->ntimes < FSCK_MAX_PASSES) {
 			ctx->times[ctx->ntimes].name = passes[i].name;
@@ -706,27 +762,80 @@ static int can_skip(struct fsck_ctx *ctx)
 	return 1;
 }
 
-static void print_summary(struct fsck_ctx *ctx)
+/*
+ * The figures of the summary line: what pass 5 counted when it ran, else
+ * the group descriptors' sums (the superblock totals are left stale by
+ * the kernel and by a journal replay; the descriptors are journalled).
+ */
+struct fsck_totals {
+	unsigned long long inodes, used_inodes, blocks, used_blocks;
+};
+
+static void final_totals(struct fsck_ctx *ctx, struct fsck_totals *t)
 {
 	ext2_filsys fs = ctx->fs;
-	struct ext2_super_block *sb = fs->super;
-	unsigned long long blocks = ext2fs_blocks_count(sb);
-	unsigned long long freeb = ext2fs_free_blocks_count(sb);
+	uint64_t free_b, free_i;
 
-	printf("%s: %u/%u files, %llu/%llu blocks\n", ctx->opt.device,
-	       sb->s_inodes_count - sb->s_free_inodes_count,
-	       sb->s_inodes_count, blocks - freeb, blocks);
-	if (!ctx->opt.verbose)
+	if (ctx->have_counted) {
+		free_b = ctx->counted_free_blocks;
+		free_i = ctx->counted_free_inodes;
+	} else {
+		free_b = groups_free(fs, 1);
+		free_i = groups_free(fs, 0);
+	}
+	t->inodes = fs->super->s_inodes_count;
+	t->blocks = ext2fs_blocks_count(fs->super);
+	t->used_inodes = t->inodes - free_i;
+	t->used_blocks = t->blocks - free_b;
+}
+
+/*
+ * A check skipped as clean still leaves the superblock's free totals as
+ * the descriptors count them (after a crash and a replay they are stale),
+ * as the kernel would at the next mount.
+ */
+static void sync_totals(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+	uint64_t free_b = groups_free(ctx->fs, 1);
+	uint64_t free_i = groups_free(ctx->fs, 0);
+
+	if (!ctx->fs_rw || (ext2fs_free_blocks_count(sb) == free_b &&
+			    sb->s_free_inodes_count == free_i))
 		return;
-	printf("\n%12lu inodes used\n%12lu regular files\n"
+	ext2fs_free_blocks_count_set(sb, free_b);
+	sb->s_free_inodes_count = free_i;
+	ext2fs_mark_super_dirty(ctx->fs);
+}
+
+static double percent(unsigned long long part, unsigned long long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static void print_summary(struct fsck_ctx *ctx, const char *clean)
+{
+	struct fsck_totals t;
+
+	final_totals(ctx, &t);
+	printf("%s: %s%llu/%llu files, %llu/%llu blocks\n", ctx->opt.device,
+	       clean, t.used_inodes, t.inodes, t.used_blocks, t.blocks);
+	if (!ctx->opt.verbose || *clean)
+		return;
+	printf("\n%12llu inodes used (%.2f%%, out of %llu)\n"
+	       "%12llu blocks used (%.2f%%, out of %llu)\n",
+	       t.used_inodes, percent(t.used_inodes, t.inodes), t.inodes,
+	       t.used_blocks, percent(t.used_blocks, t.blocks), t.blocks);
+	printf("\n%12lu regular files\n"
 	       "%12lu directories\n%12lu character/block devices\n"
 	       "%12lu fifos\n%12lu sockets\n%12lu symbolic links "
 	       "(%lu fast)\n%12lu files with inline data\n"
-	       "%12lu extent-mapped files\n%12lu block-mapped files\n",
-	       ctx->n_files, ctx->n_regular, ctx->n_dirs, ctx->n_devices,
+	       "%12lu extent-mapped files\n%12lu block-mapped files\n"
+	       "------------\n%12lu files\n",
+	       ctx->n_regular, ctx->n_dirs, ctx->n_devices,
 	       ctx->n_fifos, ctx->n_sockets, ctx->n_symlinks,
 	       ctx->n_fast_symlinks, ctx->n_inline, ctx->n_extent,
-	       ctx->n_ind);
+	       ctx->n_ind, ctx->n_files);
 }
 
 static void print_times(struct fsck_ctx *ctx, double total)
@@ -785,23 +894,17 @@ int fsck_run(struct fsck_ctx *ctx)
 	if (ctx->opt.journal_only)
 		goto close;
 	if (can_skip(ctx)) {
-		struct ext2_super_block *sb = ctx->fs->super;
-
-		printf("%s: clean, %u/%u files, %llu/%llu blocks\n",
-		       ctx->opt.device,
-		       sb->s_inodes_count - sb->s_free_inodes_count,
-		       sb->s_inodes_count,
-		       (unsigned long long)(ext2fs_blocks_count(sb) -
-					    ext2fs_free_blocks_count(sb)),
-		       (unsigned long long)ext2fs_blocks_count(sb));
+		sync_totals(ctx);
+		print_summary(ctx, "clean, ");
 		goto close;
 	}
 	run_passes(ctx);
 	fsck_journal_recreate(ctx);
 	rehash_dirs(ctx);
+	fsck_progress_clear(ctx);
 	finish_rw(ctx);
 	if (!ctx->preen_bailed)
-		print_summary(ctx);
+		print_summary(ctx, "");
 close:
 	fsck_state_free(ctx);
 	err = ext2fs_close_free(&ctx->fs);

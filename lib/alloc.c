@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * alloc.c --- blocks for a file's or directory's content: lookup, mapping
  * of a new block through the extent tree, freeing a tail; bigalloc aware.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cache_io.c --- e2x_cache_io_manager: a write-back LRU of whole blocks
  * layered over unix_io, so metadata touched again and again (directory and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * crc32c.c --- crc32c for the checksums libe2x and e2fsck compute in hot
  * paths (itree nodes, inodes, directory blocks, bitmaps): the SSE4.2

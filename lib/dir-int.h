@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir-int.h --- private to the directory files of libe2x: the open
  * directory handle one operation works on, and the per-form entry points.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir.c --- the directory dispatch: one table of forms (inline, linear,
  * htree) and the calls that go to the row of a directory's form (lookup,

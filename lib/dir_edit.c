@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_edit.c --- whole-directory edits for debuggers and test builders:
  * one more empty block, and building or dropping one directory's itree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_fill.c --- many new entries into one directory at once: every leaf
  * read and written once, a directory that outgrows one block indexed

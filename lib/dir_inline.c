@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_inline.c --- inline directories: the parent inode (4 bytes) and a
  * chain of entries in the rest of i_block, a second chain in system.data:

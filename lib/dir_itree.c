@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_itree.c --- keeping a directory's itree in step: the hooks the
  * directory engine calls on add, remove, index build and drop, and the

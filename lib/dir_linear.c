@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_linear.c --- directories stored as a list of blocks without an index
  * ('.' and '..' first in block 0): lookup, add (growing by one block when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_ops.c --- namespace operations over the directory engine: mkdir,
  * rmdir, mknod, link, unlink, rename and packing back inline; they keep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_verify.c --- every violated invariant of one directory (inline,
  * linear, htree, and its itree through the itree verifier), as a list of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dirent.c --- the directory entry format: rec_len coding, the checksum
  * tail and index checksums, and the records of one region (insert, find,

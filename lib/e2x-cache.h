@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-cache.h --- a write-back block cache as an io_manager layered over
  * unix_io (lib/cache_io.c).

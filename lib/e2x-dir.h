@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-dir.h --- directories: the entry format (dirent.c), the name policy
  * (dir_name.c), the API every program uses over the layered engine (dir.c

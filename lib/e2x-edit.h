@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-edit.h --- single edits a debugger or test builder asks for: grow a
  * directory by an empty block, (re)build or drop one directory's itree,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-geometry.h --- file system geometry: from what the user asked for to
  * a complete superblock template (geometry.c), the mke2fs.conf profile that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-inline.h --- inline data (i_block plus the system.data in-inode
  * attribute), the in-inode extended-attribute area, file content and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-itree.h --- the itree: a per-directory B+tree keyed by (inode number,
  * name hash) whose leaves hold the entries of an indexed directory in inode

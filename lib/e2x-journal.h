@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-journal.h --- jbd2 journal recovery, the in-memory overlay channel
  * and orphan processing (lib/journal*.c, lib/overlay_io.c, lib/orphan.c).
@@ -312,8 +313,11 @@ enum e2x_orphan_action {
 	E2X_ORPHAN_BAD_INODE,		/* chain stopped: bad inode */
 	E2X_ORPHAN_BAD_BLOCK,		/* orphan file block bad */
 };
-/* Called once per orphan (and per problem); return non-zero to stop. */
+/* Called once per orphan (and per problem); return non-zero to stop.
+ * BEFORE is the inode as it was before the release or truncation (NULL
+ * for the BAD_ actions): its owner, mode and size, for reports. */
 typedef int (*e2x_orphan_report_fn)(ext2_filsys fs, ext2_ino_t ino,
+				    const struct ext2_inode_large *before,
 				    enum e2x_orphan_action action,
 				    void *data);
 struct e2x_orphan_result {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-populate.h --- filling a new file system from a source: a directory
  * tree (populate_dirsrc.c) or an ext2/3/4 image read-only through libext2fs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x.h --- public interface of libe2x, the shared ext4 library of the e2x
  * suite, built on the distribution's libext2fs.
@@ -22,6 +23,14 @@ extern "C" {
 
 /* version.c */
 const char *e2x_version(void);
+/* The -V text of program PROG (two lines, newline-terminated) into BUF;
+ * returns what snprintf returns. */
+int e2x_version_text(const char *prog, char *buf, size_t len);
+/* --help or --version among the arguments (before "--"): which one, or 0.
+ * Programs call it first so the long forms work whatever else is given. */
+#define E2X_ARG_HELP	1
+#define E2X_ARG_VERSION	2
+int e2x_std_arg(int argc, char **argv);
 /* Register the libext2fs and libe2x com_err tables (idempotent). */
 void e2x_init_errors(void);
 

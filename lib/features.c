@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * features.c --- the names users type for mke2fs: feature names and
  * feature lists with ^, sizes with k/m/g/t suffixes, mount option names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * file-int.h --- private to the file-content code (file.c and its
  * helpers): the indirect (ext2/ext3 block-mapped) form of a file.

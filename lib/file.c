@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * file.c --- content of regular files and symlinks: read, write at an
  * offset, truncate; inline while it fits, promoted to extent-mapped blocks

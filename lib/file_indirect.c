@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * file_indirect.c --- the indirect block map of ext2/ext3-style files:
  * which inodes use it, how far it reaches, and a new block for a hole.

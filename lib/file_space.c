@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * file_space.c --- preallocating and punching file blocks (debugfs
  * fallocate / punch) over libext2fs' extent code, bigalloc aware, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * geometry.c --- from what the user typed, what we know of the target and
  * the mke2fs.conf profile to the superblock template ext2fs_initialize

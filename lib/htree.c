@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * htree.c --- hashed directory index (dx_root, dx_node, dx_entry, dx_tail):
  * probe, leaf split by hash with the continuation bit, node split, new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * inline.c --- raw inline storage of an inode's bytes: i_block (60 bytes)
  * followed by the value of the in-inode attribute system.data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * inode_kill.c --- free an inode where it stands (debugfs kill_file):
  * blocks, itree, attribute block reference, bitmap and counters; and take

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * inode_new.c --- a fresh inode ready to receive content: number allocated
  * and counted, fields set, storage initialised; not linked, not written.

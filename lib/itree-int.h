@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree-int.h --- private to the itree files: the per-operation context,
  * the path from root to leaf, and node helpers.

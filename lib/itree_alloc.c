@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_alloc.c --- blocks for itree nodes, charged to the directory.
  *

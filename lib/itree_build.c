@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_build.c --- building a whole tree from a directory's entries
  * (conversion, fsck rebuild, a directory becoming indexed) and dropping

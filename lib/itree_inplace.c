@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_inplace.c --- the common insert and remove done in a cache
  * channel's own copy of the leaf: when nothing but the leaf changes, the

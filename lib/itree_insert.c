@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_insert.c --- adding an entry: into its leaf when it fits; past the
  * end of a full rightmost node a new node is appended (increasing inode

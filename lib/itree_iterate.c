@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_iterate.c --- walking a directory in inode order: the leaves of
  * its itree from left to right.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_memo.c --- a memo of node checksums already verified: the exact
  * bytes of a node, its block and its directory's checksum seed.  A node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_node.c --- itree node format: header, entries, keys, checksum,
  * reading and writing nodes, and the path from the root to a leaf.

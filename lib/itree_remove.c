@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_remove.c --- removing an entry, and coalescing: a non-root node
  * left below half full is merged with a neighbour when the two fit in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_root.c --- where an itree starts: the root record in the in-inode
  * attribute system.itree, and the context every itree operation runs in.

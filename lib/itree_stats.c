@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_stats.c --- the shape of one tree (node count, leaf fullness) and
  * process-wide operation counters, for the benchmark and debugfs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * itree_verify.c --- every invariant of one itree: node headers and
  * checksums, levels, key order and bounds, fullness, block accounting, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * iversion.c --- the 64-bit inode change counter (i_version).
  *

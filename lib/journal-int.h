@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal-int.h --- the loaded-journal handle shared by the journal_*.c
  * files (internal to libe2x).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_format.c --- jbd2 format rules: tag sizes, the four checksums
  * (superblock, block tail, commit, data tag) and superblock validation.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_load.c --- find a file system's journal (internal inode or
  * external device), validate its superblock and map its log blocks.

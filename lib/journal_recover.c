@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_recover.c --- the end of recovery (empty the journal, clear
  * needs_recovery) and the one-call recovery used by e2fsck, writing to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_replay.c --- pass 3 of recovery: copy every logged block that
  * is not revoked and passes its tag checksum to its home location.

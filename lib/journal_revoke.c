@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_revoke.c --- pass 2 of recovery: the revoke table.  A block
  * revoked in transaction T is not replayed from any transaction <= T.

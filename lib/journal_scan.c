@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_scan.c --- pass 1 of recovery: walk the log from s_start and
  * find the first transaction that must not be replayed, with the kernel's

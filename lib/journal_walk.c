@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_walk.c --- the common log walk of recovery passes 2 and 3: from
  * s_start through the transactions the scan accepted, handing each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # lib/local.mk --- libe2x, the shared library
 
 lib_LTLIBRARIES += lib/libe2x.la
@@ -23,10 +24,13 @@ BUILT_SOURCES += lib/e2x_err.h lib/e2x_err.c
 CLEANFILES += lib/e2x_err.h lib/e2x_err.c
 EXTRA_DIST += lib/e2x_err.et lib/e2x.pc.in
 
-# compile_et writes its output into the current directory.
+# compile_et writes its output into the current directory, and leaves
+# outputs whose text did not change as they were: touch them, or a
+# comment edited in the table would have them remade on every make.
 lib/e2x_err.h: lib/e2x_err.et
 	$(AM_V_GEN)$(MKDIR_P) lib && cd lib && \
-		$(COMPILE_ET) $(abs_top_srcdir)/lib/e2x_err.et
+		$(COMPILE_ET) $(abs_top_srcdir)/lib/e2x_err.et && \
+		touch e2x_err.h e2x_err.c
 lib/e2x_err.c: lib/e2x_err.h
 
 # Directories (e2x-dir.h): entry format, inline/linear/htree forms, API.

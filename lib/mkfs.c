@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * mkfs.c --- lays a new file system down from a geometry: the in-memory
  * layout (ext2fs_initialize), then discard, group tables, inode tables,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * nullio.c --- an io manager that reads zeros and discards writes, so a
  * file system can be laid out in memory (mke2fs -n) without a target.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * orphan.c --- finish what the kernel left in the orphan list (inodes
  * chained from s_last_orphan through i_dtime) and in the orphan file:
@@ -20,6 +21,7 @@ struct orphan_ctx {
 };
 
 static void report(struct orphan_ctx *c, ext2_ino_t ino,
+		   const struct ext2_inode_large *before,
 		   enum e2x_orphan_action a)
 {
 	if (a == E2X_ORPHAN_RELEASED)
@@ -28,7 +30,7 @@ static void report(struct orphan_ctx *c, ext2_ino_t ino,
 		c->res->truncated++;
 	else
 		c->res->bad++;
-	if (c->fn && c->fn(c->fs, ino, a, c->data))
+	if (c->fn && c->fn(c->fs, ino, before, a, c->data))
 		c->stop = 1;
 }
 
@@ -139,13 +141,13 @@ static int ino_valid(ext2_filsys fs, ext2_ino_t ino)
 static errcode_t process_one(struct orphan_ctx *c, ext2_ino_t ino,
 			     ext2_ino_t *next)
 {
-	struct ext2_inode_large *inode = c->inode;
+	struct ext2_inode_large *inode = c->inode, before;
 	ext2_filsys fs = c->fs;
 	errcode_t err;
 
 	if (!ino_valid(fs, ino) || u64map_find(&c->seen, ino) ||
 	    !ext2fs_test_inode_bitmap2(fs->inode_map, ino)) {
-		report(c, ino, E2X_ORPHAN_BAD_INODE);
+		report(c, ino, NULL, E2X_ORPHAN_BAD_INODE);
 		return E2X_ERR_CORRUPT;
 	}
 	err = u64map_put(&c->seen, ino, 1);
@@ -156,17 +158,20 @@ static errcode_t process_one(struct orphan_ctx *c, ext2_ino_t ino,
 	if (next)
 		*next = inode->i_dtime;
 	if (!inode->i_mode) {
-		report(c, ino, E2X_ORPHAN_BAD_INODE);
+		report(c, ino, NULL, E2X_ORPHAN_BAD_INODE);
 		return E2X_ERR_CORRUPT;
 	}
+	memset(&before, 0, sizeof(before));
+	memcpy(&before, inode, fs->super->s_inode_size < sizeof(before) ?
+	       fs->super->s_inode_size : sizeof(before));
 	if (inode->i_links_count == 0) {
 		err = release_inode(fs, ino, inode);
 		if (!err)
-			report(c, ino, E2X_ORPHAN_RELEASED);
+			report(c, ino, &before, E2X_ORPHAN_RELEASED);
 	} else {
 		err = truncate_inode(fs, ino, inode);
 		if (!err)
-			report(c, ino, E2X_ORPHAN_TRUNCATED);
+			report(c, ino, &before, E2X_ORPHAN_TRUNCATED);
 	}
 	return err;
 }
@@ -226,7 +231,7 @@ static int ofile_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	if (w->err)
 		return BLOCK_ABORT;
 	if (!block_ok(fs, w, *blocknr)) {
-		report(w->c, 0, E2X_ORPHAN_BAD_BLOCK);
+		report(w->c, 0, NULL, E2X_ORPHAN_BAD_BLOCK);
 		return 0;
 	}
 	for (i = 0; i < n && !w->c->stop; i++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * overlay_io.c --- an io_manager that layers an in-memory copy-on-write
  * overlay over a device opened read-only: e2fsck -n replays the journal

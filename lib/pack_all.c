@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack_all.c --- conversion to inline data: walk every inode and pack the
  * regular files and symlinks whose content now fits in the inode.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * populate.c --- the populate engine: walks a source directory by
  * directory and writes every entry through libe2x (inline when it fits,

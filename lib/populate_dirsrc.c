@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * populate_dirsrc.c --- a directory tree as a populate source: entries
  * read with getdents and statx relative to open directory descriptors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * populate_imgsrc.c --- an ext2/3/4 image or block device as a populate
  * source, opened read-only through libext2fs: entries through the libe2x

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * profile.c --- a small reader for mke2fs.conf: [sections] of `tag = value`
  * lines and one level of `name = { ... }` relations, as mke2fs uses them.

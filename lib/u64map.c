@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * u64map.c --- open-addressing (linear probing) hash map, u64 -> u64,
  * grown at half load.  No deletion: the users only add.

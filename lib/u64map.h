@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * u64map.h --- a growable open-addressing hash map from 64-bit keys to
  * 64-bit values (internal to libe2x: revoke table, overlay index).

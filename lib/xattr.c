@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * xattr.c --- get, set and remove extended attributes by full name, in the
  * inode or its attribute block, over libext2fs' attribute handle; one

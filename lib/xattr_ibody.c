@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * xattr_ibody.c --- our parser and writer of the in-inode extended-attribute
  * area (the bytes after i_extra_isize), bounds-checked against the inode.

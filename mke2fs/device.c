@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * device.c --- the target of mke2fs: block device or image file.  Size and
  * topology (BLKGETSIZE64, libblkid), existing signatures (libblkid), mount

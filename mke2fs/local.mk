@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mke2fs/local.mk --- the mke2fs program
 
 sbin_PROGRAMS += mke2fs/mke2fs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mke2fs.c --- main of e2x mke2fs: parse, validate, calculate, write.
  * Everything that could refuse runs before the first byte is written, so
@@ -111,7 +112,7 @@ static int plan(struct mkfs_ctx *ctx)
 	if (err)
 		return fail(ctx, geometry_exit(err),
 			    ctx->why[0] ? ctx->why : error_message(err));
-	return EXIT_OK;
+	return populate_fit_inodes(ctx);
 }
 
 /* Lay out in memory: on the null device for -n, else on the target. */
@@ -138,14 +139,20 @@ static int layout(struct mkfs_ctx *ctx)
 				 ctx->device, error_message(err));
 		return fail(ctx, geometry_exit(err), ctx->why);
 	}
-	return EXIT_OK;
+	rc = populate_fit_space(ctx);
+	if (rc) {
+		ext2fs_free(ctx->fs);
+		ctx->fs = NULL;
+		target_rollback(&ctx->target);
+	}
+	return rc;
 }
 
 static int write_fs(struct mkfs_ctx *ctx)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
+	char *text = NULL, *ctext = NULL;
+	size_t len = 0, clen = 0;
+	FILE *mem, *copied;
 	errcode_t err;
 	int rc;
 
@@ -158,11 +165,18 @@ static int write_fs(struct mkfs_ctx *ctx)
 		ctx->fs = NULL;
 		return fail(ctx, EXIT_IO, ctx->why);
 	}
-	/* The summary is shown only once everything is on disk. */
+	/* The summary is shown only once everything is on disk, with the
+	 * free counts left after the -d copy. */
 	mem = open_memstream(&text, &len);
-	if (mem && !ctx->quiet)
+	copied = open_memstream(&ctext, &clen);
+	rc = populate_run(ctx, copied);
+	if (mem && !ctx->quiet && !rc)
 		report_summary(ctx, mem);
-	rc = populate_run(ctx, mem);
+	if (copied)
+		fclose(copied);
+	if (mem && ctext)
+		fputs(ctext, mem);
+	free(ctext);
 	if (mem)
 		fclose(mem);
 	err = e2x_mkfs_close(&ctx->fs);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mke2fs.h --- state shared by the mke2fs program's files: the one context
  * struct (no option globals), exit codes, and the helpers' interfaces.
@@ -46,12 +47,16 @@ struct mkfs_ctx {
 	char msg[160];			/* option error text */
 	const char *populate_from;	/* -d source */
 	struct e2x_pop_source *pop_src;
+	uint64_t pop_entries;		/* -d source: entries below its root */
+	uint64_t pop_bytes;		/* and bytes of file data */
+	unsigned int default_inodes;	/* inodes before -d raised them, 0 */
 	int progress_shown;
 };
 
 /* options.c */
 int parse_command_line(struct mkfs_ctx *ctx, int argc, char **argv);
 void print_usage(const char *prog, FILE *out);
+void print_version(const char *prog);
 
 /* device.c */
 int target_inspect(struct mk_target *t, const char *path, char *why,
@@ -64,6 +69,8 @@ void target_rollback(struct mk_target *t);
 
 /* populate.c (-d) */
 int populate_open(struct mkfs_ctx *ctx);
+int populate_fit_inodes(struct mkfs_ctx *ctx);
+int populate_fit_space(struct mkfs_ctx *ctx);
 int populate_run(struct mkfs_ctx *ctx, FILE *report);
 void populate_close(struct mkfs_ctx *ctx);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * options.c --- the mke2fs command line: one table of options (letter,
  * argument, handler, help), the -E extended options table, and the
@@ -52,7 +53,8 @@ static const char *opt_blocksize(struct mkfs_ctx *ctx, const char *arg)
 {
 	unsigned long long v;
 
-	if (e2x_parse_size(arg, 1, &v) || v > 1ULL << 30)
+	/* 0 is how the request says "not given": refuse it here */
+	if (e2x_parse_size(arg, 1, &v) || !v || v > 1ULL << 30)
 		return "expected a block size such as 4096 or 4k";
 	ctx->req.blocksize = v;
 	return NULL;
@@ -77,8 +79,9 @@ static const char *opt_inode_ratio(struct mkfs_ctx *ctx, const char *arg)
 {
 	unsigned long long v;
 
-	if (e2x_parse_size(arg, 1, &v) || v > 1ULL << 31)
-		return "expected bytes per inode";
+	if (e2x_parse_size(arg, 1, &v) || v < EXT2_MIN_BLOCK_SIZE ||
+	    v > EXT2_MAX_BLOCK_SIZE * 1024ULL)
+		return "expected bytes per inode from 1024 to 67108864";
 	ctx->req.inode_ratio = v;
 	return NULL;
 }
@@ -209,7 +212,7 @@ static const char *opt_verbose(struct mkfs_ctx *ctx, const char *arg)
 
 static const char *opt_version(struct mkfs_ctx *ctx, const char *arg)
 {
-	printf("e2x %s\n", e2x_version());
+	print_version(ctx->prog);
 	exit(EXIT_OK);
 }
 
@@ -463,6 +466,14 @@ static void build_optstring(char *buf)
 	*buf = 0;
 }
 
+void print_version(const char *prog)
+{
+	char text[256];
+
+	e2x_version_text(prog, text, sizeof(text));
+	fputs(text, stdout);
+}
+
 /* Returns EXIT_OK or EXIT_USAGE (message printed). */
 int parse_command_line(struct mkfs_ctx *ctx, int argc, char **argv)
 {
@@ -472,6 +483,14 @@ int parse_command_line(struct mkfs_ctx *ctx, int argc, char **argv)
 	size_t i;
 	int c;
 
+	switch (e2x_std_arg(argc, argv)) {
+	case E2X_ARG_HELP:
+		opt_help(ctx, NULL);
+		break;
+	case E2X_ARG_VERSION:
+		opt_version(ctx, NULL);
+		break;
+	}
 	build_optstring(optstring);
 	opterr = 0;
 	while ((c = getopt(argc, argv, optstring)) != -1) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * populate.c --- mke2fs -d: open the source before anything is written,
  * copy it once the file system is laid out, show progress on a terminal,
@@ -46,6 +47,108 @@ int populate_open(struct mkfs_ctx *ctx)
 			EXIT_REFUSED : EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* Inodes the copy needs: the reserved ones, lost+found, one per entry
+ * (hard links counted as entries: a little more than needed). */
+static uint64_t inodes_needed(const struct mkfs_ctx *ctx)
+{
+	return ctx->pop_entries + EXT2_GOOD_OLD_FIRST_INO + 1;
+}
+
+/*
+ * An inode bitmap is one block: a group holds at most 8 * blocksize
+ * inodes.  With bigalloc the default group spans 8 * blocksize clusters,
+ * so a small file system has few groups; when the inodes wanted need
+ * more, ask for smaller groups (-g counts clusters there).
+ */
+static void more_groups(struct mkfs_ctx *ctx)
+{
+	const struct e2x_geometry *g = &ctx->geom;
+	uint64_t per = 8ULL * g->blocksize, groups, clusters, cpg;
+
+	if (ctx->req.blocks_per_group || g->cluster_size == g->blocksize)
+		return;
+	clusters = g->blocks / (g->cluster_size / g->blocksize);
+	groups = (ctx->req.num_inodes + per - 1) / per;
+	if ((clusters + per - 1) / per >= groups)
+		return;
+	cpg = clusters / groups / 8 * 8;
+	/* below the minimum the geometry refuses, with its reason */
+	ctx->req.blocks_per_group = cpg ? cpg : 8;
+}
+
+/*
+ * Called from plan() once the geometry is known: count the source, and
+ * when the geometry has too few inodes for it, make enough (a quarter
+ * more, for what comes later) unless the user chose -N or -i, in which
+ * case refuse before anything is written.
+ */
+int populate_fit_inodes(struct mkfs_ctx *ctx)
+{
+	uint64_t need, have = ctx->geom.sb.s_inodes_count;
+	errcode_t err;
+
+	if (!ctx->pop_src)
+		return EXIT_OK;
+	err = ctx->pop_src->ops->count(ctx->pop_src->priv, &ctx->pop_entries,
+				       &ctx->pop_bytes);
+	if (err) {
+		fprintf(stderr, "%s: cannot count the entries of %s: %s\n",
+			ctx->prog, ctx->populate_from, error_message(err));
+		return EXIT_IO;
+	}
+	need = inodes_needed(ctx);
+	if (have >= need)
+		return EXIT_OK;
+	if (ctx->req.num_inodes || ctx->req.inode_ratio) {
+		fprintf(stderr, "%s: %s holds %llu entries; %llu inodes are "
+			"needed and the file system would have %llu: raise -N "
+			"or lower -i\n", ctx->prog, ctx->populate_from,
+			(unsigned long long)ctx->pop_entries,
+			(unsigned long long)need, (unsigned long long)have);
+		return EXIT_GEOMETRY;
+	}
+	ctx->default_inodes = have;
+	ctx->req.num_inodes = need + need / 4;
+	more_groups(ctx);
+	err = e2x_geometry_calc(&ctx->req, &ctx->target.info, ctx->prof,
+				&ctx->geom, ctx->why, sizeof(ctx->why));
+	if (err) {
+		fprintf(stderr, "%s: %s holds %llu entries; %llu inodes do not "
+			"fit here: %s\n", ctx->prog, ctx->populate_from,
+			(unsigned long long)ctx->pop_entries,
+			(unsigned long long)ctx->req.num_inodes,
+			ctx->why[0] ? ctx->why : error_message(err));
+		return EXIT_GEOMETRY;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Called from layout() with the file system laid out in memory: refuse
+ * a source whose file data alone exceeds the free space (a lower bound:
+ * a copy that passes may still run out, and is then marked broken).
+ */
+int populate_fit_space(struct mkfs_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	uint64_t free_b = ext2fs_free_blocks_count(fs->super);
+	uint64_t avail, cl = EXT2_CLUSTER_SIZE(fs->super);
+
+	if (!ctx->pop_src)
+		return EXIT_OK;
+	free_b = free_b > ctx->journal_blocks ? free_b - ctx->journal_blocks :
+						0;
+	avail = free_b * fs->blocksize;
+	if ((ctx->pop_bytes + cl - 1) / cl * cl <= avail)
+		return EXIT_OK;
+	fprintf(stderr, "%s: %s does not fit: it holds %llu KiB of file "
+		"data and the file system would have %llu KiB free: make it "
+		"larger\n", ctx->prog, ctx->populate_from,
+		(unsigned long long)(ctx->pop_bytes >> 10),
+		(unsigned long long)(avail >> 10));
+	return EXIT_GEOMETRY;
 }
 
 void populate_close(struct mkfs_ctx *ctx)
@@ -132,9 +235,7 @@ int populate_run(struct mkfs_ctx *ctx, FILE *report)
 	if (!ctx->quiet && isatty(2)) {
 		opts.progress = show_progress;
 		opts.progress_priv = ctx;
-		if (ctx->pop_src->ops->count(ctx->pop_src->priv, &opts.total,
-					     NULL))
-			opts.total = 0;
+		opts.total = ctx->pop_entries;
 	}
 	err = e2x_populate(ctx->fs, EXT2_ROOT_INO, ctx->pop_src, &opts, &sum);
 	if (ctx->progress_shown)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c --- what mke2fs tells the user: notes on decisions taken on
  * their behalf, and the summary of the new (or planned, with -n) file
@@ -30,6 +31,18 @@ void report_notes(const struct mkfs_ctx *ctx)
 	if (g->notes & E2X_NOTE_128_INODE)
 		fprintf(stderr, "%s: note: 128-byte inodes cannot store dates "
 			"after 2038\n", ctx->prog);
+	if (g->sb.s_feature_ro_compat & E2X_FEATURE_RO_COMPAT_ITREE)
+		fprintf(stderr, "%s: note: itree is e2x's own read-only "
+			"compatible feature: the kernel mounts this file system "
+			"read-only, and e2fsprogs' e2fsck, tune2fs and debugfs "
+			"-w refuse it\n", ctx->prog);
+	if (ctx->default_inodes)
+		fprintf(stderr, "%s: note: %s holds %llu entries: made %u "
+			"inodes instead of the default %u\n", ctx->prog,
+			ctx->populate_from,
+			(unsigned long long)ctx->pop_entries,
+			ctx->fs ? ctx->fs->super->s_inodes_count :
+				  g->sb.s_inodes_count, ctx->default_inodes);
 	if (ctx->target.info.alignment_offset)
 		fprintf(stderr, "%s: note: %s is misaligned by %lu bytes for "
 			"its physical sectors; expect slow I/O\n", ctx->prog,
@@ -79,9 +92,11 @@ void report_summary(const struct mkfs_ctx *ctx, FILE *out)
 		fprintf(out, "  %-12s %u bytes (%u blocks), %u per group\n",
 			"clusters", EXT2_CLUSTER_SIZE(sb),
 			EXT2FS_CLUSTER_RATIO(fs), sb->s_clusters_per_group);
-	fprintf(out, "  %-12s %u of %u bytes, one per %u bytes\n", "inodes",
+	/* the ratio in effect: -d may have raised the count */
+	fprintf(out, "  %-12s %u of %u bytes, one per %llu bytes\n", "inodes",
 		sb->s_inodes_count, EXT2_INODE_SIZE(sb),
-		ctx->geom.inode_ratio);
+		ctx->default_inodes ? blocks * bs / sb->s_inodes_count :
+				      (unsigned long long)ctx->geom.inode_ratio);
 	fprintf(out, "  %-12s %u of %u blocks and %u inodes", "groups",
 		fs->group_desc_count, sb->s_blocks_per_group,
 		sb->s_inodes_per_group);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/local.mk --- unit tests (Check).  Every tests/unit/test_NAME.c is a
 # program of its own; add one with the UNIT_TEST pattern below.
 # Integration tests (shell, data-driven) have fragments of their own; the

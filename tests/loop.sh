@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # loop.sh --- sourced by the kernel tests: mount an image through a loop
 # device and read the kernel log about it.  Other tests attach and detach
 # loop devices at the same time, so a device is only ever detached while it

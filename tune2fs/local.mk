@@ -11,11 +11,5 @@ tune2fs_tune2fs_CFLAGS = $(AM_CFLAGS) $(E2P_CFLAGS)
 tune2fs_tune2fs_LDADD = lib/libe2x.la $(EXT2FS_LIBS) $(E2P_LIBS) \
 	$(UUID_LIBS)
 
-# e2label is tune2fs under another name, as in e2fsprogs.
-install-exec-hook: install-e2label
-install-e2label:
-	cd $(DESTDIR)$(sbindir) && ln -sf tune2fs e2label
-uninstall-hook: uninstall-e2label
-uninstall-e2label:
-	rm -f $(DESTDIR)$(sbindir)/e2label
-.PHONY: install-e2label uninstall-e2label
+# e2label is tune2fs under another name, as in e2fsprogs: see E2X_LINKS
+# in Makefile.am.

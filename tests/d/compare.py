@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare.py --- check what our debugfs reads from an image against the
 # kernel's view of the same image (mounted read-only at MNT) and against
 # the reference debugfs.  One scripted session (-f) carries every command;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # errors.sh --- bad input to debugfs (errors.cases): each case must end with
 # the documented exit status, print exactly one line on stderr (none when it
 # succeeds), and leave the image byte for byte unchanged.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hash.sh --- dx_hash (hash.cases) must give the reference debugfs' hash
 # and minor hash for the signed algorithms; the unsigned variants (which
 # the reference cannot name) must equal the signed ones on ASCII names and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # interactive.sh --- the debugfs shell in a real terminal (tmux): a typed
 # command runs, Tab completes a path inside the image and a command name,
 # Up recalls the previous line, quit leaves, and the history file keeps

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # itree.sh --- debugfs on directories with an itree (built by libe2x via
 # tests/lib/dir_driver):
 #   1. ls -o inode lists what the driver says each directory holds, in

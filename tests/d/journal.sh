@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # journal.sh --- logdump against the reference: for each case of
 # journal.cases the reference debugfs writes transactions into the journal
 # (jo / jw / jc), then our logdump must report the same walk (sequence,

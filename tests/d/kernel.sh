@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kernel.sh --- debugfs read commands against the kernel.  For each image
 # variant (kernel.geom) an image is made, the kernel writes the tree of
 # tree.txt into it, and after umount:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/d/local.mk --- debugfs tests: scripted sessions against the kernel
 # and the reference debugfs, bad input, an interactive session in tmux, and
 # the unit test of debugfs' pure helpers.

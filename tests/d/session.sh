@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # session.sh --- sourced by write.sh and write_rules.sh: turn a case's
 # session column into debugfs command lines.  Needs $work.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # set.sh --- raw changes (set.cases): each case runs our debugfs -w on a
 # fresh copy of an image holding one file (inode 12, written by the
 # reference debugfs), then the reference debugfs must read the change

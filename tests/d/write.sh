@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # write.sh --- debugfs writing commands (write.cases).  Each case makes an
 # image with our mke2fs, runs one scripted session (debugfs -w -f) that
 # must succeed command by command, then:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # write_rules.sh --- rules every debugfs writing command keeps
 # (write_rules.cases): i_version moves exactly once per changing command
 # (read with our stat before and after), breakage made with sif / ssv /

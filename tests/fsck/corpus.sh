@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # corpus.sh --- detection on real damage: for every image of the shared
 # e2fsprogs corpus, our "e2fsck -fn" must not crash (exit < 128, no
 # sanitizer report), must finish within 60 s, must leave the image

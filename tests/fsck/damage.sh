@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # damage.sh --- damage of our own making: populate an image with the
 # reference mke2fs -d, break one thing (with the reference debugfs or a
 # byte patch), and require our "e2fsck -fn" to exit 4 naming each expected

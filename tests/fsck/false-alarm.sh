@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # false-alarm.sh --- e2fsck must never cry wolf: format images (with our
 # mke2fs and the reference's) for every feature set in feature-sets.tsv,
 # run a seeded random workload on a kernel loop mount, unmount, and

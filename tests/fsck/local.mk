@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fsck/local.mk --- e2fsck integration tests: no false alarms on
 # kernel-made file systems, detection on the shared corpus, damage of our
 # own making (inline_data, bigalloc, directories, itree), the options
@@ -5,6 +6,7 @@
 # (safety.sh; safety-sweep is the long property run, not in make check).
 
 TESTS += tests/fsck/false-alarm.sh tests/fsck/corpus.sh tests/fsck/damage.sh \
+	tests/fsck/crash.sh tests/fsck/progress.sh tests/fsck/paths.sh \
 	tests/fsck/options.sh tests/fsck/safety.sh
 EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/damage.sh tests/fsck/options.sh tests/fsck/workload.py \
@@ -14,4 +16,5 @@ EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/corpus-repaired.txt tests/fsck/safety.sh \
 	tests/fsck/safety-lib.sh tests/fsck/safety-sweep \
 	tests/fsck/damage_gen.py tests/fsck/safety-cases.tsv \
-	tests/fsck/safety-images.tsv
+	tests/fsck/safety-images.tsv \
+	tests/fsck/crash.sh tests/fsck/progress.sh tests/fsck/paths.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # options.sh --- e2fsck's options and exit codes, one case per line of
 # options-cases.tsv: clean and damaged images (made with the reference
 # mke2fs and debugfs), a missing device, and a mounted loop device (root

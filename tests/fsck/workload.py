@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # workload.py --- a seeded, randomised file system workload for the e2fsck
 # false-alarm test: creates, deletes, renames, small and large writes,
 # truncates, fallocate and punch, hard links, symlinks, xattrs, special

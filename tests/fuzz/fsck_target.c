@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fsck_target.c --- run our e2fsck's read-only check (-fn) in-process on
  * an image in memory: a sealed memfd (writes are refused by the kernel,

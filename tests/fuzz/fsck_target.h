@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fsck_target.h --- the one entry point every e2fsck fuzz driver feeds:
  * a read-only check (e2fsck -fn) of an image held in memory.

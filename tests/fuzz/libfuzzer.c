@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libfuzzer.c --- the libFuzzer entry points of the e2fsck fuzz target
  * (built only when the compiler has -fsanitize=fuzzer; see README):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/local.mk --- the e2fsck fuzz target (a read-only check of an
 # in-memory image): fsck-smoke, a deterministic driver make check runs on
 # seed images of every feature set, and fsck-fuzzer, the libFuzzer build

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-seeds.sh --- seed images for the e2fsck fuzz drivers, one per line
 # of seeds.tsv, made with our mke2fs (fixed UUID and hash seed) into DIR.
 #   make-seeds.sh BUILDDIR DIR

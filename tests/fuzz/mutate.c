@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mutate.c --- deterministic, structure-aware mutations of ext4 images:
  * find the superblock, group descriptors, inodes, extent nodes, directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mutate.h --- deterministic, structure-aware mutations of ext4 images
  * for the e2fsck fuzz drivers (mutate.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * smoke.c --- a standalone, deterministic driver of the e2fsck fuzz
  * target (fsck_target.c): every seed image as it is, then N mutations of

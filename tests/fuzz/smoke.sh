@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # smoke.sh --- a short, fixed-seed run of the e2fsck fuzz target in every
 # build: seed images of each feature set (make-seeds.sh, seeds.tsv), then
 # N structure-aware mutations of each through fsck-smoke, 10 s limit per

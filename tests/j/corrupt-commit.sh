@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # corrupt-commit.sh --- damage one block in the middle of a crash image's
 # journal (corrupt.tsv) and check that recovery stops at that transaction
 # (or skips that block) exactly as the kernel's rules say: the count of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # crash.sh --- crash images: a seeded kernel workload stopped mid-flight by
 # EXT4_IOC_SHUTDOWN (no log flush), for every case of crash.tsv.  Checks:
 # the dry run writes nothing and its overlay view is clean to the reference

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # damage.py --- seeded random damage to the first blocks of a journal:
 # 1-20 bytes set to 0, 0xff or random, in headers, tails and anywhere.
 # usage: damage.py IMAGE JOURNAL_FIRST_BLOCK BLOCK_SIZE SEED (in place)

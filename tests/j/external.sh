@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # external.sh --- crash recovery with an external journal device: the
 # journal is found by UUID on the device given with -j, the dry run
 # writes to neither device, and the recovery of both devices is byte-

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fuzz-log.sh --- random damage to the log of a kernel crash image
 # (damage.py, one seed per run).  Every run: no crash (exit 0 or 1), the
 # dry run writes nothing; a journal we refuse leaves the image untouched;

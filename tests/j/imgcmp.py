@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # imgcmp.py --- compare two images of the same file system byte for byte,
 # ignoring what a writer legitimately stamps differently: primary
 # superblock write time, kbytes written and checksum; with

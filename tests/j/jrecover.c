@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jrecover.c --- test driver for libe2x journal recovery and orphan
  * processing: recover an image for real, or dry-run into an overlay and

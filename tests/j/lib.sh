@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh --- shared helpers of the tests/j crash scripts (sourced).
 # Needs: top_builddir, a writable $T (scratch dir) and $NAME (test name).
 

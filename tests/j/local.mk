@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/j/local.mk --- journal recovery and orphan tests: the jrecover
 # driver, crash images (kernel shutdown mid-workload), damaged logs, an
 # external journal device, and orphan lists built with debugfs.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # orphans.sh --- orphan list processing without a kernel: the reference
 # debugfs builds an orphan list (a file truncated past its blocks, and an
 # unlinked file still on disk); after e2x_orphans_process the reference

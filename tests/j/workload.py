@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # workload.py --- seeded file-system workload stopped mid-flight with the
 # EXT4_IOC_SHUTDOWN ioctl (no log flush), for the crash-recovery tests.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dir_driver.c --- driver of dir_kernel.sh: builds directories of every
  * form through libe2x on an image and prints what they must contain (from

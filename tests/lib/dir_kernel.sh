@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # dir_kernel.sh --- cross-check the libe2x directory engine with the kernel.
 # For each geometry below our mke2fs makes an image and dir_driver builds
 # directories through libe2x (inline, one block, an htree of ~20,000

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dirmodel.c --- randomised model test of the directory engine: mixed
  * add / hard link / unlink / mkdir / rmdir / rename on a few directories

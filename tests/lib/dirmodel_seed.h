@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dirmodel_seed.h --- the file system hash seed of a model test run,
  * derived from the run's seed so that one printed number reproduces it.

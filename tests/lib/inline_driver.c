@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inline_driver.c --- runs a scripted list of libe2x file operations on an
  * image and keeps, beside them, a plain in-memory model of what each file

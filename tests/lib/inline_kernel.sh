@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # inline_kernel.sh --- cross-check libe2x inline data and file content with
 # the kernel: for each geometry (inline_kernel.geom) our mke2fs makes an
 # image, inline_driver runs inline_kernel.script through libe2x, then

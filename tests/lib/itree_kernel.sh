@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # itree_kernel.sh --- the kernel as oracle for itree images.  For each case
 # the kernel fills an htree directory, itreetool builds the itrees and then
 # creates and unlinks entries through the directory engine (which keeps the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * itreemodel.c --- randomised model test of the itree: mixed inserts and
  * removes against an in-memory model, the whole tree verified (structure,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * itreetool.c --- test driver for the itree on real images: build trees
  * for every indexed directory (reading entries with libext2fs), list one

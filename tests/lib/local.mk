@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/local.mk --- library integration tests: shell scripts with the
 # small C drivers they run.  Each area adds its block below.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/compare.sh --- mke2fs against the reference, one row of
 # tests/m/compare.tsv at a time: the reference e2fsck -fn must find our file
 # system clean, and its counts must equal the reference's (or be within the

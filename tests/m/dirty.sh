@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/dirty.sh --- the rows of tests/m/dirty.tsv: fill an image with
 # old data, format it with our mke2fs (and, as a control, the reference),
 # then e2fsck -fn and tests/m/zeroed.py must find nothing left over.

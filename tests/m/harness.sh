@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/harness.sh --- the mke2fs drivers must be able to fail: run them
 # on a few rows with deliberately broken stand-ins for mke2fs (built around
 # the reference) and check that each is caught, and that a correct stand-in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/kernel.sh --- the kernel as oracle, one row of tests/m/kernel.tsv
 # at a time: format a loop device with our mke2fs, e2fsck -fn it, mount it,
 # run the workload, remount and verify, unmount, then e2fsck -fn again and

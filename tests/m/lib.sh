@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/lib.sh --- shared helpers of the mke2fs integration tests: which
 # programs to run (ours and the reference), scratch space, skips, table rows.
 # Sourced by the drivers in tests/m/; not a test of its own.

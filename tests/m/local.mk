@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/local.mk --- mke2fs integration tests against the oracles: the
 # reference mke2fs/e2fsck/dumpe2fs (compare-*), the kernel (kernel-*),
 # refusals that must leave the target unchanged (refuse-*) and formatting
@@ -11,7 +12,7 @@ M_TESTS = \
 	tests/m/compare-big.sh tests/m/compare-4k.sh tests/m/compare-1k.sh \
 	tests/m/compare-64k.sh \
 	tests/m/refuse-loop.sh tests/m/refuse-plain.sh tests/m/dirty-old.sh \
-	tests/m/harness.sh
+	tests/m/harness.sh tests/m/notes.sh
 
 TESTS += $(M_TESTS)
 EXTRA_DIST += $(M_TESTS) \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/refuse.sh --- the refusals of tests/m/refuse.tsv: for each row,
 # set up the target, run our mke2fs with stdin from /dev/null, and check the
 # exit status, the one-line reason and that the target did not change.

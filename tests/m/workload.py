@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/workload.py --- a file-system workload for the kernel tests: small
 # and inline-sized files, many directories, one huge directory, large files
 # with fallocate and punched holes, renames, hard links, symlinks, xattrs,

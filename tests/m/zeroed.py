@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/m/zeroed.py --- after formatting over old data: what the kernel
 # trusts to be zero must be zero.  Checks, from the image itself:
 #   - every group flagged ITABLE_ZEROED has zeros in its unused inodes

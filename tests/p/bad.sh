@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/bad.sh --- mke2fs -d refusals and failures (tests/p/bad.tsv):
 # the exit status, one clear message, and the target's state: byte for
 # byte unchanged when refused before writing, else marked as having
@@ -58,6 +59,16 @@ setup_no_inodes()
 	mkdir -p "$src"
 	for i in $(seq 1 300); do : > "$src/f$i"; done
 	opts="-N 128"
+}
+
+# The data fits by bytes, not by 64 KiB clusters: found during the copy.
+setup_no_clusters()
+{
+	src=$SCRATCH/clusters
+	mkdir -p "$src"
+	for i in $(seq 1 300); do echo "$i" > "$src/f$i"; done
+	opts="-O bigalloc -C 64k"
+	size=8M
 }
 
 while IFS=$'\t' read -r -u 3 name code msg state; do

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare.py --- recursive comparison of a source tree and its copy (a
 # kernel mount of the mke2fs -d image): type, content, data map
 # (sparseness), mode, owner, atime/mtime/ctime/crtime to the nanosecond, xattrs,

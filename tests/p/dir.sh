@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/dir.sh --- mke2fs -d from a directory tree of awkward cases
 # (tests/p/gentree.py) into each target feature set of targets.tsv: the
 # reference e2fsck -fn clean, the kernel mounts it, tests/p/compare.py

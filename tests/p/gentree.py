@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # gentree.py --- make a source tree with the awkward cases for mke2fs -d:
 # 255-byte names, a big directory, files around every inline limit, hard
 # links across directories, xattr-heavy files, sparse files, deep nesting,

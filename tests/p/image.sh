@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/image.sh --- mke2fs -d from an ext4 image the kernel wrote: the
 # awkward tree copied in by cp -a on a kernel mount, then a workload
 # (deletions, appends, unwritten preallocation, links, chattr), unmounted.

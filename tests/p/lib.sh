@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/lib.sh --- helpers of the mke2fs -d tests: programs, scratch
 # space, loop devices and mounts (always undone), kernel log checks.
 # Sourced by the drivers in tests/p/.

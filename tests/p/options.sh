@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/p/options.sh --- mke2fs -d with other options (tests/p/options.tsv):
 # -E root_owner and -U/-L still apply, the summary of what was copied, the
 # progress display on a terminal (none with -q), and inode order: each

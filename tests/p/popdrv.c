@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * popdrv.c --- test driver: populate an existing image from a source
  * through libe2x (e2x_populate), optionally turning the itree feature on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fixture.c --- test images for the unit tests (see fixture.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fixture.h --- test images for the unit tests: format a fresh sparse image
  * file with a mke2fs and open it with libext2fs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_cache_io.c --- the write-back block cache channel: reads see every
  * write at once, dirty blocks survive eviction, transfers past the cache

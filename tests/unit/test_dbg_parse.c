@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_dbg_parse.c --- debugfs pure helpers: command line words, inode
  * specs, timestamps (parse.c) and the set_super_value / set_inode_field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_dir.c --- the directory engine at its edges: promotion of inline
  * directories at exactly the limit and one step over (256/512/1024-byte

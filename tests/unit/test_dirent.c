@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_dirent.c --- the directory entry format (dirent.c): layout, rec_len
  * coding at 64 KiB, the checksum tail, index checksums against libext2fs,

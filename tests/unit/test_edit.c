@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_edit.c --- the single edits of e2x-edit.h (dir_edit.c,
  * inode_kill.c, file_space.c, xattr.c): each named case works on a fresh

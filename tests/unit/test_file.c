@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_file.c --- file and symlink content across inline, promotion and
  * packing, on a table of geometries (block size, inode size, bigalloc,

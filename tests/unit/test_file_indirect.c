@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_file_indirect.c --- indirect-mapped (ext2/ext3) file content through
  * the file API on images made by the reference mke2fs: one table of

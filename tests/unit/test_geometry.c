@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_geometry.c --- mke2fs geometry: the defaults of every size class and
  * common option equal the reference mke2fs 1.47.0, refusals carry the

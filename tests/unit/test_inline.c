@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_inline.c --- raw inline storage: capacity per inode size, the
  * i_block / system.data split, clear, and refusals.  Oracles: the kernel's

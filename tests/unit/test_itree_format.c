@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_itree_format.c --- the itree on-disk format as e2x-itree.5 states
  * it: struct sizes and offsets, the feature bit, the root record in

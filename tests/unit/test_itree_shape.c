@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_itree_shape.c --- itree shapes that once broke insert, remove or
  * verify: separators below the key the left edge started with, a leaf that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_iversion.c --- i_version helper: layout and increment rules.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_journal_format.c --- jbd2 format facts (layout, tag sizes, tid
  * order), the revoke table, and recovery of logs written by an

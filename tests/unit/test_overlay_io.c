@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_overlay_io.c --- the copy-on-write overlay channel: reads see the
  * device patched by every write at any alignment and block size, and the

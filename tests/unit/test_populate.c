@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_populate.c --- the populate engine (lib/populate.c) over a source
  * held in memory: names longer than 255 bytes and read errors stop the

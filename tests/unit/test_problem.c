@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_problem.c --- the e2fsck problem table: codes unique and ordered,
  * in step with problem_codes.h, every message non-empty with known
@@ -8,6 +9,12 @@
 #include <string.h>
 #include "unit.h"
 #include "problem.h"
+
+/* problem.c wipes the -C 0 bar (unix.c) before it prints: nothing here. */
+void fsck_progress_clear(struct fsck_ctx *ctx)
+{
+	(void)ctx;
+}
 
 static const char *const fields[] = { "ino", "ino2", "dir", "blk", "blk2",
 				      "num", "num2", "group", "str", "name",

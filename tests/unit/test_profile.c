@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_profile.c --- the mke2fs.conf reader: sections, relations, comments,
  * override order through the fs_types list, and syntax errors by line.

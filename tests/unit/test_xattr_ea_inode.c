@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_xattr_ea_inode.c --- e2x_xattr_get on values kept in EA inodes
  * (ea_inode feature), written by the reference debugfs "ea_set -f" and by

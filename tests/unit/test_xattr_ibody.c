@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_xattr_ibody.c --- the in-inode extended-attribute area: layout,
  * placement, room, get/set/remove/list, and refusal of corrupt areas.

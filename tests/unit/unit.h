@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unit.h --- helpers shared by the Check unit tests.  Each test_*.c file is
  * its own test program: it defines its suite and ends with
