@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * commands.h --- every debugfs command, one row each: the handler, the
  * name, the aliases (space separated, or NULL), what it needs (FS: an open

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jrun_cmds.c --- journal_run: replay the jbd2 journal of the open file
  * system through libe2x (as e2fsck and the kernel at mount do), then

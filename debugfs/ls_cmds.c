@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ls_cmds.c --- ls: a directory's entries in the reference debugfs'
  * layouts, which scripts parse (short with record lengths, -l long, -p

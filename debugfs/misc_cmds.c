@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * misc_cmds.c --- small reading and session commands of the reference's
  * set: supported_features, set_current_time, lcd, bmap and filefrag.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mmp_cmds.c --- the multiple-mount protection block: dump_mmp shows it,
  * set_mmp_value changes one field (through libe2x; the checksum is

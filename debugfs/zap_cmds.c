@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zap_cmds.c --- raw state changes for a read-write session, as the
  * reference makes them: clri and zap_block (the bytes change through

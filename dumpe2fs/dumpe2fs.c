@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dumpe2fs.c --- e2x dumpe2fs: the superblock (as tune2fs -l lists it),
  * the journal superblock and, without -h, every block group with its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # dumpe2fs/local.mk --- the dumpe2fs program (shares tune2fs' superblock
 # listing)
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix_alloc.c --- allocation while repairing: blocks and inodes the
  * repairs of passes 2-4 take must be free both in what pass 1 found and in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix_connect.c --- repairs of passes 3 and 4: /lost+found found or made,
  * directories and files nobody names reconnected there, '..' pointed at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix_dir.c --- pass 2's repairs: what it changes in the block (or inline
  * area) being checked, and writing that back through the library once the

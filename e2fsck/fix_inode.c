@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix_inode.c --- the repairs of pass 1: what a "yes" to each pass-1
  * problem changes in the inode being checked.

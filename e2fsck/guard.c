@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guard.c --- what e2fsck may write: the policy it gives the write guard
  * (lib/guard_io.c), under which every writable open is made.

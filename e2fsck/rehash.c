@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rehash.c --- e2fsck -D: once the passes left the file system
  * consistent, optimise every directory through the library (htrees

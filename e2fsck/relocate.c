@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * relocate.c --- group metadata that must move: bitmaps and inode tables
  * the descriptors place out of range or on blocks other metadata owns.

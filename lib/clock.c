@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * clock.c --- the time e2x stamps on what it changes: the file system
  * handle's own clock when a program set one (fs->now; debugfs

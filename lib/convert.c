@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * convert.c --- in-place feature conversions (tune2fs -O, e2fsck -D):
  * inline_data on and off, itree on and off, directory indexing.  Each is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_block.c --- what the block forms (linear and htree) share: the
  * disk-order walk over every leaf record (index blocks skipped), '..' in

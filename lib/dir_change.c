@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_change.c --- the top of the directory engine: adding and removing
  * an entry with every change of form it brings (an inline directory

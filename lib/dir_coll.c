@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_coll.c --- collections of directory entries in memory (one arena for
  * the names) and their orders: by hash, by name, by inode.  Used by sorted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_create.c --- a new named inode together with what makes it whole,
  * in one call and with one i_version move: a device node with its device

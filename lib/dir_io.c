@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_io.c --- the open directory handle and its block I/O: open and close
  * (one inode write with one i_version bump), map, read, write with the

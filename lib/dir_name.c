@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dir_name.c --- the one name policy of directories: how a name is hashed
  * (hash version with the superblock's unsigned-char variant, the hash seed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-repair.h --- repair primitives e2fsck builds its fixes from.
  * Included from e2x.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * file_ranges.c --- the mapped ranges of an inode's data in logical order:
  * the leaves of an extent tree as stored (unwritten ones flagged), a block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fs_uuid.c --- changing a file system's UUID without breaking what is
  * checksummed with it: metadata checksums keep their seed (the old UUID's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * group_meta.c --- a group's bitmaps and inode table moved to new blocks:
  * the repair for metadata a descriptor places out of its range or on top

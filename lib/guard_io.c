@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * guard_io.c --- e2x_guard_io_manager: unix_io with a gate on every write.
  * A program that repairs a file system states which bytes it may write

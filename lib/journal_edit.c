@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * journal_edit.c --- adding an internal journal to a file system and
  * removing it (tune2fs -j, -O has_journal / ^has_journal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * open.c --- opening a file system for an e2x program: libext2fs's open,
  * knowing e2x's own itree feature, optionally through an undo file that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * raw_edit.c --- deliberate raw damage for making test cases and for
  * repairs by hand (debugfs clri, zap_block, set_mmp_value): the named

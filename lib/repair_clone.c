@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_clone.c --- give an inode its own copy of blocks it shares with
  * other inodes or with file system metadata (e2fsck pass 1b).

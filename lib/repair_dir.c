@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_dir.c --- repair primitives for directories: salvage the records
  * of a damaged block, write a repaired leaf back with its checksum tail,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_extent.c --- repair an extent tree in place: keep every extent
  * that is sound, drop the rest, and leave a tree the kernel and e2fsck

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_inode.c --- repair primitives on one inode: clear it, and drop
  * the illegal pointers of an indirect block map, forget the in-inode

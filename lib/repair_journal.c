@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_journal.c --- repair primitives for a journal that cannot be
  * used: drop it from the file system, and make a new internal one.

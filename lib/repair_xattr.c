@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_xattr.c --- repair primitives for extended attribute blocks:
  * recompute the hashes and checksum, set the reference count.

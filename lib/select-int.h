@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * select-int.h --- choosing inodes for a whole-file-system edit: one scan
  * of the inode table collects the numbers a predicate accepts, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * select.c --- one scan of the inode table collecting the inodes that a
  * whole-file-system edit (packing, a conversion) will visit.

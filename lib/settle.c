@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * settle.c --- writing out the superblock, group descriptors and bitmaps
  * at a step of a crash-safe edit, and waiting for them.  The primary

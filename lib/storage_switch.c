@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * storage_switch.c --- moving a small inode's content between its blocks
  * and the inode itself so that a crash at any write loses nothing: the new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * features.c --- tune2fs -O: one table row per feature and direction,
  * saying whether the change is only the feature bit, a conversion that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * list.c --- the superblock listing of tune2fs -l and dumpe2fs -h:
  * libe2p's, so every field and label is the reference's, with e2x's own

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tune2fs/local.mk --- the tune2fs program (also e2label, by name)
 
 sbin_PROGRAMS += tune2fs/tune2fs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * options.c --- tune2fs and e2label command lines into a tune_req.
  * Option letters and value syntax follow e2fsprogs' tune2fs.

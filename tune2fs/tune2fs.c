@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tune2fs.c --- main of e2x tune2fs and e2label: parse, open, plan,
  * apply.  Everything that could refuse runs in plan, before the first

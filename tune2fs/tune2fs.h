@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tune2fs.h --- e2x tune2fs (and e2label): what the user typed, kept
  * apart from the open file system and the plan computed from both.

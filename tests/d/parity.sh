@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # parity.sh --- ours against the reference debugfs on the same images:
 # every command name of the reference's "-R help" is known to ours (or
 # listed in parity.missing); ls in its three layouts byte for byte, and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # damage_gen.py --- seeded random damage for the e2fsck safety sweep: reads
 # the geometry of IMG and prints reference debugfs commands (one a line)
 # that break one piece of metadata: a superblock or descriptor field, a

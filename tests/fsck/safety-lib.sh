@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # safety-lib.sh --- sourced by safety.sh and safety-sweep: kernel-filled
 # images, the files readable by content, and the verdict on one repair.
 # "e2fsck never makes a file system worse" (issue 13): after our -fy every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # safety.sh --- e2fsck never makes a file system worse (issue 13): each
 # damage of safety-cases.tsv is made on a kernel-filled image, and our -fy
 # must repair it without losing a file that was readable by content

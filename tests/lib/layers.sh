@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # layers.sh --- the file-level call graph of libe2x must have no cycle, and
 # no object of lib/ may print.  The graph comes from the built objects: nm
 # says which object defines each global symbol and which objects use it;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # convert.sh --- tune2fs -O conversions in place (convert.cases).  For each
 # case the reference mke2fs makes an image, the kernel fills it, and after
 # our tune2fs runs:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # crash.sh --- crash safety of the in-place conversions (crash.cases).
 # faultconv runs a conversion over an io channel that stops writing after
 # N writes; for N spread over the whole conversion:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # dumpe2fs.sh --- our dumpe2fs against the reference's, byte for byte on
 # stdout (dumpe2fs.cases), and one line with exit 1 on bad input.
 

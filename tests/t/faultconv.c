@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultconv.c --- runs one in-place conversion over a fault-injecting
  * io channel that stops writing after N writes, to show that a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fields.sh --- superblock edits and the -l listing against the reference
 # tune2fs (fields.cases), then e2label, -U on a metadata_csum file system
 # and dumpe2fs's header.  Needs the reference e2fsprogs.

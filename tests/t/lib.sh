@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh --- sourced by the tests/t kernel tests (after tests/loop.sh):
 # a kernel-filled image and the comparison of a converted image's tree
 # with its original.  The caller sets work, mnt, mnt2, img, refmkfs and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t/local.mk --- tune2fs, e2label and dumpe2fs: superblock fields
 # against the reference, refusals that leave the target untouched, and
 # in-place conversions on kernel-filled file systems.

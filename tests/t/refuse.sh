@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # refuse.sh --- tune2fs refusals (refuse.cases): exit 1, exactly one line
 # on stderr saying why, and the target byte for byte as it was.  The
 # mounted cases need root and loop devices (SKIPped rows otherwise).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # undo.sh --- -z on tune2fs, e2fsck and debugfs (undo.cases): the
 # program changes the image, the reference e2undo restores it byte for
 # byte.  Needs the reference mke2fs, debugfs and e2undo.

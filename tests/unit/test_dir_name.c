@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_dir_name.c --- the name policy (dir_name.c): hash versions with the
  * unsigned-char variant, hashes equal to libext2fs' for every algorithm,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_file_ranges.c --- the mapped ranges of a file (file_ranges.c): a
  * file with a hole, extent-mapped and block-mapped, gives ranges that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_guard_io.c --- the write guard (lib/guard_io.c): a write the policy
  * refuses is not made and fails with E2X_ERR_WRITE_REFUSED, allowed ones

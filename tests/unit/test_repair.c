@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_repair.c --- the repair primitives of e2x-repair.h: record salvage
  * as named cases over a region in memory, then on fresh images a leaf

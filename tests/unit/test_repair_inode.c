@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_repair_inode.c --- the inode repair primitives of lib/repair_*.c,
  * one case per kind of damage: a file is written, one map entry broken (its block given
