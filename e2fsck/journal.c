@@ -48,7 +48,12 @@ void fsck_journal_recreate(struct fsck_ctx *ctx)
 	    !jproblem(ctx, PR_0_JOURNAL_RECREATE, NULL, 0, 0))
 		return;
 	ctx->journal_dropped = 0;
-	err = e2x_repair_recreate_journal(ctx->fs);
+	/* through the repairs' allocator: libext2fs zeroes an indirect
+	 * block before marking it, and the write guard must know it first */
+	err = fsck_alloc_prepare(ctx) ? EXT2_ET_BLOCK_ALLOC_FAIL : 0;
+	if (!err)
+		err = e2x_repair_recreate_journal(ctx->fs);
+	fsck_alloc_done(ctx);
 	if (err) {
 		fprintf(stderr, "%s: cannot create a journal: %s\n",
 			ctx->prog, error_message(err));

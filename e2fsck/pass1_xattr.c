@@ -166,6 +166,20 @@ static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h,
 	return n;
 }
 
+/* Name prefix indexes the kernel defines (1 user ... 10 hurd). */
+#define EA_INDEX_MAX 10
+
+/* An entry names a known prefix, and only the POSIX ACL prefixes (2, 3)
+ * stand for a whole name with nothing after them.  A lost end marker
+ * shows up here: the bytes after the last entry read as an entry with an
+ * index no kernel writes. */
+static int ea_name_ok(const struct ext2_ext_attr_entry *e)
+{
+	if (!e->e_name_index || e->e_name_index > EA_INDEX_MAX)
+		return 0;
+	return e->e_name_len || e->e_name_index == 2 || e->e_name_index == 3;
+}
+
 /* Check a block once; returns 0 when it is sane enough to count. */
 static int check_ea_block_once(struct p1_inode *st, blk64_t blk,
 			       struct ext2_ext_attr_header *h)
@@ -204,6 +218,10 @@ static int check_ea_block_once(struct p1_inode *st, blk64_t blk,
 			break;
 		if (off + EXT2_EXT_ATTR_LEN(e->e_name_len) > fs->blocksize) {
 			ea_problem(st, PR_1_EA_ENTRY, blk, "bad name length");
+			return -1;
+		}
+		if (!ea_name_ok(e)) {
+			ea_problem(st, PR_1_EA_ENTRY, blk, "bad attribute name");
 			return -1;
 		}
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);

@@ -94,6 +94,38 @@ htree_order() {	# last index entry of /wide's root: hash pushed to the top
 	[ "$count" -ge 2 ] || return 1
 	patch_int "$img" $((base + 32 + 8 * (count - 1))) I 0xfffffffe
 }
+# An attribute block on /big (the images of these cases have 128-byte
+# inodes, so the values cannot stay in the inode); OFF_FN names what to
+# break in it: the end marker of its entry list, or the name index of
+# its first entry.
+ea_block_of() {
+	"$debugfs" -R "stat $1" "$img" 2>/dev/null |
+		sed -n 's/.*File ACL: \([0-9]*\).*/\1/p'
+}
+ea_patch() {
+	dbg "ea_set /big user.alpha valueone" &&
+		dbg "ea_set /big user.beta valuetwo" || return 1
+	b=$(ea_block_of /big)
+	[ -n "$b" ] && [ "$b" != 0 ] || return 1
+	python3 - "$img" $((b * $(bsize))) "$1" <<'PY'
+import struct, sys
+path, base, what = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with open(path, "r+b") as f:
+    f.seek(base)
+    blk = bytearray(f.read(4096))
+    off = 32
+    while struct.unpack_from("<I", blk, off)[0]:
+        off += (16 + blk[off] + 3) & ~3
+    if what == "end":
+        struct.pack_into("<I", blk, off, 0xdeadbeef)
+    else:
+        blk[33] = 0
+    f.seek(base)
+    f.write(blk[:off + 4])
+PY
+}
+ea_no_end() { ea_patch end; }
+ea_index_zero() { ea_patch index; }
 link_count() { dbg "sif /small links_count 5"; }
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
 quota_chown() { dbg "sif /big uid 4242"; }
