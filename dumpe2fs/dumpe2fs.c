@@ -21,11 +21,28 @@ struct dump_opts {
 	const char *device;
 };
 
+#define USAGE "Usage: dumpe2fs [-fhxV] [-o superblock=<num>] " \
+	"[-o blocksize=<num>] device\n"
+
 static int usage(void)
 {
-	fprintf(stderr, "Usage: dumpe2fs [-fhx] [-o superblock=<num>] "
-		"[-o blocksize=<num>] device\n");
+	fputs(USAGE, stderr);
 	return EXIT_FAIL;
+}
+
+/* --help (-h is "header only" here, as in e2fsprogs), -V/--version:
+ * answer on standard output and exit 0. */
+static void help_or_version(int what)
+{
+	char text[256];
+
+	if (what == E2X_ARG_HELP) {
+		fputs(USAGE, stdout);
+	} else {
+		e2x_version_text("dumpe2fs", text, sizeof(text));
+		fputs(text, stdout);
+	}
+	exit(EXIT_OK);
 }
 
 static int parse_o(struct dump_opts *o, const char *arg)
@@ -54,10 +71,16 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 {
 	int c;
 
+	c = e2x_std_arg(argc, argv);
+	if (c)
+		help_or_version(c);
 	opterr = 0;
-	while ((c = getopt(argc, argv, "fhxo:")) != -1) {
+	while ((c = getopt(argc, argv, "fhxVo:")) != -1) {
 		switch (c) {
 		case 'f':
+			break;
+		case 'V':
+			help_or_version(E2X_ARG_VERSION);
 			break;
 		case 'h':
 			o->header_only = 1;

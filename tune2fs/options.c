@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"\t[-L volume_label] [-M last_mounted_dir]\n"
 	"\t[-O [^]feature[,...]] [-E extended-option[,...]]\n"
 	"\t[-T last_check_time] [-U UUID] [-I new_inode_size]\n"
-	"\t[-z undo_file] device\n";
+	"\t[-z undo_file] [-h] [-V] device\n";
 
 static int usage(struct tune_ctx *ctx)
 {
@@ -348,16 +348,38 @@ static int parse_one(struct tune_ctx *ctx, int c, char *arg)
 	}
 }
 
+/* -h/--help and -V/--version answer on standard output and exit 0. */
+static void help_or_version(struct tune_ctx *ctx, int what)
+{
+	char text[256];
+
+	if (what == E2X_ARG_HELP) {
+		printf(usage_text, ctx->prog);
+	} else {
+		e2x_version_text(ctx->prog, text, sizeof(text));
+		fputs(text, stdout);
+	}
+	exit(EXIT_OK);
+}
+
 int tune_parse(struct tune_ctx *ctx, int argc, char **argv)
 {
 	int c;
 
 	req_init(&ctx->req);
+	c = e2x_std_arg(argc, argv);
+	if (c)
+		help_or_version(ctx, c);
 	opterr = 0;
 	while ((c = getopt(argc, argv,
-			   "c:e:fg:i:jlm:o:r:u:C:E:I:J:L:M:O:T:U:z:")) != -1)
+			   "c:e:fg:hi:jlm:o:r:u:C:E:I:J:L:M:O:T:U:Vz:")) != -1) {
+		if (c == 'h')
+			help_or_version(ctx, E2X_ARG_HELP);
+		if (c == 'V')
+			help_or_version(ctx, E2X_ARG_VERSION);
 		if (parse_one(ctx, c, optarg))
 			return EXIT_FAIL;
+	}
 	if (optind != argc - 1)
 		return usage(ctx);
 	if (!ctx->req.given && !ctx->req.list)
