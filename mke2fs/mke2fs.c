@@ -138,7 +138,7 @@ static int layout(struct mkfs_ctx *ctx)
 				 ctx->undo_file, error_message(err));
 			return fail(ctx, EXIT_IO, ctx->why);
 		}
-		/* a discard is not saved in the undo file: write instead */
+		/* a discard could not be undone: skip it (the reference too) */
 		ctx->geom.discard = 0;
 	}
 	err = e2x_mkfs_init_io(&ctx->geom, ctx->device,
