@@ -8,10 +8,12 @@
  * still says "no metadata_csum": inodes, extent blocks, attribute blocks
  * and directory leaves with their tails are all still valid without the
  * feature.  The descriptors, bitmaps and superblock go out last.
- * Turning it off: the superblock and descriptors (now with uninit_bg)
- * go out first, then the index nodes get back their full limit and the
- * leaf tails are merged into the entry before them.  A crash in between
- * leaves at worst index limits that e2fsck corrects.
+ * Turning it off: the htree nodes get back their full limit first, then
+ * the superblock and descriptors (now with uninit_bg) go out, then each
+ * leaf tail is merged into the entry before it (a tail left over is an
+ * unused entry to a file system without the feature).  A crash before
+ * the superblock write leaves index nodes that e2fsck rebuilds with
+ * every entry; one after it, a valid file system.
  */
 #include "config.h"
 #include <string.h>
@@ -29,6 +31,7 @@ struct csum_walk {
 	int rebuild;		/* check: rebuild an indexable directory
 				 * without room (else it counts as fine) */
 	int levels;		/* indirect levels of the htree, -1 unindexed */
+	int only;		/* off: 1 index nodes only, 2 leaves only */
 	char *buf;
 	errcode_t err;
 };
@@ -150,6 +153,8 @@ static int dir_block(ext2_filsys fs, blk64_t *blk, e2_blkcnt_t cnt,
 
 		w->levels = ri->indirect_levels;
 	}
+	if (w->only == (is_dx_node(w, cnt) ? 2 : 1))
+		return 0;
 	w->err = is_dx_node(w, cnt) ? fix_dx(w) : fix_leaf(w);
 	if (!w->err && !w->check)
 		w->err = ext2fs_write_dir_block4(fs, *blk, w->buf, 0, w->ino);
@@ -404,7 +409,11 @@ errcode_t e2x_convert_csum_off(ext2_filsys fs, int flags,
 	ext2fs_clear_feature_csum_seed(fs->super);
 	ext2fs_set_feature_gdt_csum(fs->super);
 	fs->super->s_checksum_type = 0;
-	err = write_tables(fs);
+	w.only = 1;
+	err = walk_inodes(&w, 0);
+	if (!err)
+		err = write_tables(fs);
+	w.only = 2;
 	if (!err)
 		err = walk_inodes(&w, 0);
 	if (!err)
