@@ -140,6 +140,10 @@ static int plan_csum(struct tune_ctx *ctx)
 	if (ext2fs_has_feature_mmp(fs->super))
 		return tune_fail(ctx, "metadata_csum: not supported in place "
 				 "with mmp");
+	/* a damaged structure would get a valid checksum */
+	if (!(fs->super->s_state & EXT2_VALID_FS) && !ctx->req.force)
+		return tune_fail(ctx, "%s was not cleanly unmounted; run "
+				 "e2fsck first (or -f)", ctx->req.device);
 	if (!(ctx->set.ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
 		return 0;
 	err = e2x_csum_check_room(fs, &ino);

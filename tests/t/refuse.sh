@@ -40,6 +40,11 @@ make_target() {
 			"$img" >/dev/null 2>&1 &&
 		seq 1000 1337 | sed 's/.*/mknod n& p/' >"$img.cmd" &&
 		"$refdbg" -w -f "$img.cmd" "$img" >/dev/null 2>&1 ;;
+	unclean)
+		truncate -s 16M "$img" &&
+		"$refmkfs" -q -F -t ext4 -O ^metadata_csum "$img" \
+			>/dev/null 2>&1 &&
+		"$refdbg" -w -R "ssv state 0" "$img" >/dev/null 2>&1 ;;
 	garbage)
 		head -c 4194304 /dev/urandom >"$img" ;;
 	short)
