@@ -7,7 +7,9 @@
  * only then are the new checksums written, while the superblock on disk
  * still says "no metadata_csum": inodes, extent blocks, attribute blocks
  * and directory leaves with their tails are all still valid without the
- * feature.  The descriptors, bitmaps and superblock go out last.
+ * feature.  The htree nodes (whose smaller limit is not) follow, then the
+ * descriptors, bitmaps and superblock: a crash in that short window
+ * leaves index nodes that e2fsck rebuilds with every entry.
  * Turning it off: the htree nodes get back their full limit first, then
  * the superblock and descriptors (now with uninit_bg) go out, then each
  * leaf tail is merged into the entry before it (a tail left over is an
@@ -31,7 +33,7 @@ struct csum_walk {
 	int rebuild;		/* check: rebuild an indexable directory
 				 * without room (else it counts as fine) */
 	int levels;		/* indirect levels of the htree, -1 unindexed */
-	int only;		/* off: 1 index nodes only, 2 leaves only */
+	int only;		/* 1 index nodes only, 2 leaves only */
 	char *buf;
 	errcode_t err;
 };
@@ -380,7 +382,13 @@ errcode_t e2x_convert_csum_on(ext2_filsys fs, int flags,
 	ext2fs_clear_feature_gdt_csum(fs->super);
 	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
 	ext2fs_init_csum_seed(fs);
+	/* htree nodes, whose new limit is wrong without the feature, go
+	 * last, just before the superblock: the window is short */
+	w.only = 2;
 	err = walk_inodes(&w, 1);
+	w.only = 1;
+	if (!err)
+		err = walk_inodes(&w, 0);
 	if (!err)
 		err = write_tables(fs);
 	fs->flags = (fs->flags & ~EXT2_FLAG_IGNORE_CSUM_ERRORS) |
