@@ -211,6 +211,12 @@ extern io_manager e2x_null_io_manager;
 errcode_t e2x_mkfs_init(const struct e2x_geometry *geom, const char *target,
 			int flags, ext2_filsys *ret_fs,
 			blk64_t *journal_blocks, char *why, size_t whylen);
+/* The same through the io manager MGR (NULL: unix_io), e.g. the undo
+ * manager e2x_undo_manager() set up; ignored with E2X_MKFS_DRY_RUN. */
+errcode_t e2x_mkfs_init_io(const struct e2x_geometry *geom,
+			   const char *target, int flags, io_manager mgr,
+			   ext2_filsys *ret_fs, blk64_t *journal_blocks,
+			   char *why, size_t whylen);
 /*
  * Write everything: discard, group tables, inode tables, root directory,
  * lost+found, reserved inodes, resize inode, journal and accounting.

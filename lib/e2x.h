@@ -116,6 +116,16 @@ errcode_t e2x_convert_itree_on(ext2_filsys fs, int flags,
 			       struct e2x_convert_stats *st);
 errcode_t e2x_convert_itree_off(ext2_filsys fs, int flags,
 				struct e2x_convert_stats *st);
+/* csum_convert.c --- set metadata_csum and write every checksum, or
+ * clear it (uninit_bg then guards the descriptors) and drop the tails.
+ * E2X_ERR_FEATURE_CONFLICT with itree or mmp; E2X_ERR_NO_SPACE, before
+ * anything is written, when a directory block has no room for its tail:
+ * e2x_csum_check_room() names the first such directory in *INO. */
+errcode_t e2x_csum_check_room(ext2_filsys fs, ext2_ino_t *ino);
+errcode_t e2x_convert_csum_on(ext2_filsys fs, int flags,
+			      struct e2x_convert_stats *st);
+errcode_t e2x_convert_csum_off(ext2_filsys fs, int flags,
+			       struct e2x_convert_stats *st);
 /* Set dir_index and index every directory of more than one block. */
 errcode_t e2x_convert_index_dirs(ext2_filsys fs, int flags,
 				 struct e2x_convert_stats *st);

@@ -86,6 +86,7 @@ lib_libe2x_la_SOURCES += \
 	lib/select.c \
 	lib/settle.c \
 	lib/convert.c \
+	lib/csum_convert.c \
 	lib/journal_edit.c \
 	lib/inode_new.c
 

@@ -117,8 +117,17 @@ errcode_t e2x_mkfs_init(const struct e2x_geometry *geom, const char *target,
 			int flags, ext2_filsys *ret_fs,
 			blk64_t *journal_blocks, char *why, size_t whylen)
 {
+	return e2x_mkfs_init_io(geom, target, flags, NULL, ret_fs,
+				journal_blocks, why, whylen);
+}
+
+errcode_t e2x_mkfs_init_io(const struct e2x_geometry *geom,
+			   const char *target, int flags, io_manager mgr,
+			   ext2_filsys *ret_fs, blk64_t *journal_blocks,
+			   char *why, size_t whylen)
+{
 	struct ext2_super_block param = geom->sb;
-	io_manager io = unix_io_manager;
+	io_manager io = mgr ? mgr : unix_io_manager;
 	ext2_filsys fs = NULL;
 	int iflags = EXT2_FLAG_64BITS;
 	errcode_t err;

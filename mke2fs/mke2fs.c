@@ -118,6 +118,7 @@ static int plan(struct mkfs_ctx *ctx)
 /* Lay out in memory: on the null device for -n, else on the target. */
 static int layout(struct mkfs_ctx *ctx)
 {
+	io_manager mgr = NULL;
 	errcode_t err;
 	int rc;
 
@@ -129,9 +130,21 @@ static int layout(struct mkfs_ctx *ctx)
 		if (rc)
 			return fail(ctx, rc, ctx->why);
 	}
-	err = e2x_mkfs_init(&ctx->geom, ctx->device,
-			    ctx->dry_run ? E2X_MKFS_DRY_RUN : 0, &ctx->fs,
-			    &ctx->journal_blocks, ctx->why, sizeof(ctx->why));
+	if (!ctx->dry_run && ctx->undo_file) {
+		err = e2x_undo_manager(ctx->undo_file, &mgr);
+		if (err) {
+			target_rollback(&ctx->target);
+			snprintf(ctx->why, sizeof(ctx->why), "%s: %s",
+				 ctx->undo_file, error_message(err));
+			return fail(ctx, EXIT_IO, ctx->why);
+		}
+		/* a discard could not be undone: skip it (the reference too) */
+		ctx->geom.discard = 0;
+	}
+	err = e2x_mkfs_init_io(&ctx->geom, ctx->device,
+			       ctx->dry_run ? E2X_MKFS_DRY_RUN : 0, mgr,
+			       &ctx->fs, &ctx->journal_blocks, ctx->why,
+			       sizeof(ctx->why));
 	if (err) {
 		target_rollback(&ctx->target);
 		if (!ctx->why[0])

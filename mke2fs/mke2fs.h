@@ -37,6 +37,7 @@ struct mkfs_ctx {
 	int quiet;			/* -q */
 	int dry_run;			/* -n */
 	int verbose;			/* -v */
+	const char *undo_file;		/* -z: blocks overwritten, for e2undo */
 	struct e2x_profile *prof;
 	struct mk_target target;
 	struct e2x_geometry geom;	/* computed */

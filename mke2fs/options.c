@@ -210,6 +210,14 @@ static const char *opt_verbose(struct mkfs_ctx *ctx, const char *arg)
 	return NULL;
 }
 
+static const char *opt_undo(struct mkfs_ctx *ctx, const char *arg)
+{
+	if (!*arg)
+		return "expected a file name";
+	ctx->undo_file = arg;
+	return NULL;
+}
+
 static const char *opt_version(struct mkfs_ctx *ctx, const char *arg)
 {
 	print_version(ctx->prog);
@@ -255,6 +263,8 @@ static const struct opt_def options[] = {
 	{ 'U', "uuid", opt_uuid, "UUID, or clear, random, time" },
 	{ 'V', NULL, opt_version, "print the version and exit" },
 	{ 'v', NULL, opt_verbose, "verbose" },
+	{ 'z', "undo_file", opt_undo,
+	  "save the blocks overwritten for e2undo (no discard)" },
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))

@@ -67,10 +67,10 @@ static const struct tune_feature_op ops[] = {
 	  NULL },
 	{ "64bit", 0, "the group descriptors shrink; use resize2fs -s", NULL,
 	  NULL },
-	{ "metadata_csum", 1, "rewriting every checksum in place is not "
-	  "supported yet", NULL, NULL },
-	{ "metadata_csum", 0, "rewriting every checksum in place is not "
-	  "supported yet", NULL, NULL },
+	{ "metadata_csum", 1, NULL, e2x_convert_csum_on,
+	  "metadata_csum: every checksum written" },
+	{ "metadata_csum", 0, NULL, e2x_convert_csum_off,
+	  "metadata_csum: cleared, uninit_bg guards the group descriptors" },
 	{ "dir_nlink", 1, NULL, NULL, NULL },
 	{ "dir_nlink", 0, NULL, NULL, NULL },
 	{ "extra_isize", 1, NULL, NULL, NULL },
@@ -124,6 +124,39 @@ static int plan_bit(struct tune_ctx *ctx, int w, __u32 mask, int on)
 	return 0;
 }
 
+/* metadata_csum either way: not with itree or mmp (their blocks carry
+ * checksums of their own), and on only when every directory block has
+ * room for its checksum. */
+static int plan_csum(struct tune_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_ino_t ino = 0;
+	errcode_t err;
+
+	if (fs->super->s_feature_ro_compat & E2X_FEATURE_RO_COMPAT_ITREE ||
+	    ctx->set.ro_compat & E2X_FEATURE_RO_COMPAT_ITREE)
+		return tune_fail(ctx, "metadata_csum: drop the itrees first "
+				 "(-O ^itree), then build them again");
+	if (ext2fs_has_feature_mmp(fs->super))
+		return tune_fail(ctx, "metadata_csum: not supported in place "
+				 "with mmp");
+	/* a damaged structure would get a valid checksum */
+	if (!(fs->super->s_state & EXT2_VALID_FS) && !ctx->req.force)
+		return tune_fail(ctx, "%s was not cleanly unmounted; run "
+				 "e2fsck first (or -f)", ctx->req.device);
+	if (!(ctx->set.ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		return 0;
+	err = e2x_csum_check_room(fs, &ino);
+	if (err == E2X_ERR_NO_SPACE)
+		return tune_fail(ctx, "metadata_csum: directory inode %u has a "
+				 "full block without room for its checksum; "
+				 "copy instead: mke2fs -O metadata_csum -d %s "
+				 "NEW", ino, ctx->req.device);
+	if (err)
+		return tune_fail(ctx, "metadata_csum: %s", error_message(err));
+	return 0;
+}
+
 /* The conversions need what the feature rows cannot see alone. */
 static int plan_needs(struct tune_ctx *ctx)
 {
@@ -141,6 +174,9 @@ static int plan_needs(struct tune_ctx *ctx)
 	if ((ctx->cleared.compat & EXT2_FEATURE_COMPAT_DIR_INDEX) &&
 	    (ctx->want.ro_compat & itree))
 		return tune_fail(ctx, "itree needs dir_index");
+	if (((ctx->set.ro_compat | ctx->cleared.ro_compat) &
+	     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) && plan_csum(ctx))
+		return EXIT_FAIL;
 	if ((ctx->set.compat | ctx->cleared.compat) &
 	    EXT3_FEATURE_COMPAT_HAS_JOURNAL &&
 	    !(fs->super->s_state & EXT2_VALID_FS) && !ctx->req.force)

@@ -114,6 +114,8 @@ kernel_writes() {
 
 run_case() {
 	img=$work/$name.img
+	fill_short=
+	case "$name" in *-short) fill_short=yes ;; esac
 	filled_image "$mkfs" || return 1
 	cp "$img" "$work/orig.img"
 	versions "$img" >"$work/v.before"

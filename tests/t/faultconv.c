@@ -8,7 +8,7 @@
  *   faultconv IMAGE CONVERSION N MODE [UNDO_FILE]
  *
  * CONVERSION: inline_on, inline_off, itree_on, itree_off, index_on,
- * journal_off, optimize.  N < 0: no fault; the total number of writes is
+ * journal_off, optimize, csum_on, csum_off.  N < 0: no fault; the total number of writes is
  * printed ("writes N").  MODE "drop": writes past N are silently lost (a
  * power cut: the program runs on and closes); "fail": they fail with EIO
  * (the program stops at the first error, as a killed one would, but the
@@ -185,6 +185,8 @@ static const struct {
 	{ "index_on", e2x_convert_index_dirs },
 	{ "journal_off", journal_off },
 	{ "optimize", e2x_optimize_dirs },
+	{ "csum_on", e2x_convert_csum_on },
+	{ "csum_off", e2x_convert_csum_off },
 };
 
 int main(int argc, char **argv)

@@ -28,6 +28,11 @@ fill() {
 		echo "$i" >"big/a_rather_long_file_name_number_$i"
 	done
 	touch -d '2001-02-03 04:05:06.789' small/f1
+	# with fill_short set: an htree of 12-byte entries, whose leaves
+	# e2fsck -D packs without room for a metadata_csum tail
+	if [ -n "${fill_short:-}" ]; then
+		mkdir short && (cd short && touch $(seq 1000 1400))
+	fi
 	) || return 1
 }
 

@@ -8,6 +8,7 @@
 here=$top_srcdir/tests/t
 tune=$top_builddir/tune2fs/tune2fs
 refmkfs=/usr/sbin/mke2fs
+refdbg=/usr/sbin/debugfs
 
 skip() { echo "SKIP: $*"; exit 77; }
 [ -x "$refmkfs" ] || skip "no reference mke2fs"
@@ -33,6 +34,17 @@ make_target() {
 	ext4-128)
 		truncate -s 16M "$img" &&
 		"$refmkfs" -q -F -t ext4 -I 128 "$img" >/dev/null 2>&1 ;;
+	full-dir)	# a root block of 12-byte entries: no room for a tail
+		truncate -s 16M "$img" &&
+		"$refmkfs" -q -F -t ext4 -b 4096 -O ^metadata_csum,^dir_index \
+			"$img" >/dev/null 2>&1 &&
+		seq 1000 1337 | sed 's/.*/mknod n& p/' >"$img.cmd" &&
+		"$refdbg" -w -f "$img.cmd" "$img" >/dev/null 2>&1 ;;
+	unclean)
+		truncate -s 16M "$img" &&
+		"$refmkfs" -q -F -t ext4 -O ^metadata_csum "$img" \
+			>/dev/null 2>&1 &&
+		"$refdbg" -w -R "ssv state 0" "$img" >/dev/null 2>&1 ;;
 	garbage)
 		head -c 4194304 /dev/urandom >"$img" ;;
 	short)
