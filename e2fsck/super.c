@@ -285,6 +285,23 @@ static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)
 	return EXT2FS_B2C(fs, last) - EXT2FS_B2C(fs, first) + 1;
 }
 
+/*
+ * Set group G's free block (WHAT 0), free inode (1) or unused inode (2)
+ * count to N.  The free counts become the most the group can hold; pass
+ * 5 recounts them from the bitmaps it builds.
+ */
+static void gd_fixed(ext2_filsys fs, dgrp_t g, int what, __u32 n)
+{
+	if (what == 0)
+		ext2fs_bg_free_blocks_count_set(fs, g, n);
+	else if (what == 1)
+		ext2fs_bg_free_inodes_count_set(fs, g, n);
+	else
+		ext2fs_bg_itable_unused_set(fs, g, n);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+}
+
 static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
 {
 	ext2_filsys fs = ctx->fs;
@@ -296,18 +313,24 @@ static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
 	if (ext2fs_bg_free_blocks_count(fs, g) > group_clusters(fs, g)) {
 		pctx.num = ext2fs_bg_free_blocks_count(fs, g);
 		pctx.num2 = group_clusters(fs, g);
-		fix_problem(ctx, PR_0_GD_FREE_BLOCKS, &pctx);
+		if (fix_problem(ctx, PR_0_GD_FREE_BLOCKS, &pctx))
+			gd_fixed(fs, g, 0, pctx.num2);
 	}
 	if (ext2fs_bg_free_inodes_count(fs, g) > fs->super->s_inodes_per_group) {
 		pctx.num = ext2fs_bg_free_inodes_count(fs, g);
 		pctx.num2 = fs->super->s_inodes_per_group;
-		fix_problem(ctx, PR_0_GD_FREE_INODES, &pctx);
+		if (fix_problem(ctx, PR_0_GD_FREE_INODES, &pctx))
+			gd_fixed(fs, g, 1, pctx.num2);
 	}
+	/* Inodes past the unused mark are never read: taking the mark back
+	 * to 0 lets pass 1 see every inode the group may hold, and pass 5
+	 * sets it again from what is in use. */
 	if (csum && ext2fs_bg_itable_unused(fs, g) >
 			    ext2fs_bg_free_inodes_count(fs, g)) {
 		pctx.num = ext2fs_bg_itable_unused(fs, g);
 		pctx.num2 = ext2fs_bg_free_inodes_count(fs, g);
-		fix_problem(ctx, PR_0_GD_ITABLE_UNUSED, &pctx);
+		if (fix_problem(ctx, PR_0_GD_ITABLE_UNUSED, &pctx))
+			gd_fixed(fs, g, 2, 0);
 	}
 	if (!csum && (ext2fs_bg_flags(fs, g) &
 		      (EXT2_BG_BLOCK_UNINIT | EXT2_BG_INODE_UNINIT))) {

@@ -127,6 +127,9 @@ PY
 ea_no_end() { ea_patch end; }
 ea_index_zero() { ea_patch index; }
 link_count() { dbg "sif /small links_count 5"; }
+gd_free_blocks() { dbg "set_bg 1 free_blocks_count 60000"; }
+gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
+gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
 quota_chown() { dbg "sif /big uid 4242"; }
 quota_ref_wrap() {	# user quota tree root (quota block 1): first ref ~0
