@@ -105,7 +105,7 @@ static const struct problem_row rows[] = {
   "check" },
 { PR_0_ORPHAN_BAD, PROMPT_CLEAR, P,
   "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
-{ PR_0_QUOTA_INODE, PROMPT_CLEAR, NR,
+{ PR_0_QUOTA_INODE, PROMPT_CLEAR, 0,
   "The {str} quota inode {ino} is not valid" },
 { PR_0_META_BG_FIRST, PROMPT_FIX, P,
   "The first meta block group {num} lies beyond the descriptor blocks "

@@ -491,7 +491,8 @@ out:
 	return why;
 }
 
-/* Quota inode numbers must name regular files in use. */
+/* Quota inode numbers must name regular files in use; the repair forgets
+ * a number that does not (quotacheck or tune2fs can make the file again). */
 static void check_quota_inodes(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -517,7 +518,17 @@ static void check_quota_inodes(struct fsck_ctx *ctx)
 		pctx_clear(&pctx);
 		pctx.ino = ino;
 		pctx.str = what[i];
-		fix_problem(ctx, PR_0_QUOTA_INODE, &pctx);
+		/* Only the superblock's pointer goes: the inode it named,
+		 * whatever it holds, is left to passes 1-4. */
+		if (!fix_problem(ctx, PR_0_QUOTA_INODE, &pctx))
+			continue;
+		if (i == 0)
+			sb->s_usr_quota_inum = 0;
+		else if (i == 1)
+			sb->s_grp_quota_inum = 0;
+		else
+			sb->s_prj_quota_inum = 0;
+		ext2fs_mark_super_dirty(fs);
 	}
 }
 

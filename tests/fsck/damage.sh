@@ -132,6 +132,9 @@ gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
 gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
 quota_chown() { dbg "sif /big uid 4242"; }
+quota_inum_far() {	# the number past the inode count, its file gone
+	dbg "ssv usr_quota_inum 808464432" && dbg "clri <3>"
+}
 quota_ref_wrap() {	# user quota tree root (quota block 1): first ref ~0
 	bs=$(bsize)
 	b=$(blk_of "<3>" $((1024 / bs))) || return 1
