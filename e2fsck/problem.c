@@ -398,9 +398,9 @@ static const struct problem_row rows[] = {
   "The padding at the end of an inode bitmap is not all set" },
 { PR_5_QUOTA_FILE, PROMPT_FIX, NR,
   "The {str} quota file (inode {ino}) cannot be read as a quota tree" },
-{ PR_5_QUOTA_USAGE, PROMPT_FIX, NR,
-  "The {str} quota of id {num} says {blk} bytes and {ino} inodes in use; "
-  "counted {blk2} bytes and {ino2} inodes" },
+{ PR_5_QUOTA_USAGE, PROMPT_FIX, 0,
+  "The {str} says {blk} bytes and {num} inodes in use; counted {blk2} "
+  "bytes and {num2} inodes" },
 { PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG | PR_NO_OK,
   "After the journal replay the superblock says {num} free {str}; counted "
   "{num2}" },
