@@ -112,7 +112,7 @@ static const struct problem_row rows[] = {
   "({num2})" },
 { PR_0_JOURNAL_BACKUP, PROMPT_FIX, P,
   "The superblock holds no backup of the journal inode's block map" },
-{ PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, NR,
+{ PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, 0,
   "The filetype feature is set on a file system made by the Hurd, which "
   "does not support it" },
 { PR_0_EXTRA_ISIZE, PROMPT_FIX, 0,

@@ -706,7 +706,11 @@ static void check_hurd(struct fsck_ctx *ctx)
 	    !ext2fs_has_feature_filetype(ctx->fs->super))
 		return;
 	pctx_clear(&pctx);
-	fix_problem(ctx, PR_0_HURD_FILETYPE, &pctx);
+	/* pass 2 then clears the type byte of each entry that has one */
+	if (fix_problem(ctx, PR_0_HURD_FILETYPE, &pctx)) {
+		ext2fs_clear_feature_filetype(ctx->fs->super);
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
 }
 
 void check_super(struct fsck_ctx *ctx)

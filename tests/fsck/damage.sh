@@ -127,6 +127,7 @@ PY
 ea_no_end() { ea_patch end; }
 ea_index_zero() { ea_patch index; }
 link_count() { dbg "sif /small links_count 5"; }
+hurd_made() { dbg "ssv creator_os 1"; }	# the Hurd keeps no file types
 gd_free_blocks() { dbg "set_bg 1 free_blocks_count 60000"; }
 gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
 gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
