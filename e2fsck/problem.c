@@ -124,6 +124,9 @@ static const struct problem_row rows[] = {
 { PR_0_JOURNAL_INODE_BACKUP, PROMPT_FIX, P,
   "The journal inode {ino} cannot be used ({str}); the journal is read "
   "through the copy of its block map in the superblock" },
+{ PR_0_DESC_SIZE_UNSET, PROMPT_FIX, 0,
+  "The superblock says 64bit with no group descriptor size; such file "
+  "systems are made with 64" },
 { PR_0_JOURNAL_RECREATE, PROMPT_CREATE, P,
   "The journal was cleared; the file system has none now" },
 /* Pass 1 */

@@ -164,4 +164,13 @@ errcode_t e2x_repair_quota_write(ext2_filsys fs, ext2_ino_t ino,
 				 const struct e2x_quota_info *info,
 				 struct e2x_quota_rec *recs, size_t n);
 
+/* repair_super.c */
+/* The primary superblock of DEVICE (opened through MGR, unix_io when
+ * NULL) says 64bit with a descriptor size of 0, which libext2fs refuses
+ * to open: set the size 64-bit file systems are made with (64) and the
+ * superblock checksum.  EXT2_ET_INVALID_ARGUMENT when the superblock is
+ * not in that state.  FLAGS: pass 0. */
+errcode_t e2x_repair_desc_size_unset(const char *device, io_manager mgr,
+				     int flags);
+
 #endif /* E2X_REPAIR_H */
