@@ -81,6 +81,18 @@ dup_block() {	# /small's one block becomes /big's first (extent or direct)
 		dbg "sif /small block[0] $b"
 	fi
 }
+revoke_count() {	# a logged revoke block whose byte count is past its block
+	printf 'jo\njw -r 500\njc\n' | "$debugfs" -w -f - "$img" >/dev/null 2>&1
+	jb=$("$debugfs" -R logdump "$img" 2>/dev/null |
+		sed -n 's/.*(revoke table) at block \([0-9]*\)$/\1/p' | head -1)
+	[ -n "$jb" ] || return 1
+	python3 - "$img" $(($(blk_of "<8>" "$jb") * $(bsize) + 12)) <<'PY'
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2]))
+    f.write(struct.pack(">I", 0x7fffffff))
+PY
+}
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
