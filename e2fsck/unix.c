@@ -656,6 +656,14 @@ static int check_features(struct fsck_ctx *ctx)
 		ext2fs_close_free(&ctx->fs);
 		return -1;
 	}
+	/* an external journal holds a log, no inodes or directories */
+	if (ext2fs_has_feature_journal_dev(sb)) {
+		fprintf(stderr, "%s: %s is an external journal device, not a "
+			"file system; check the file system that uses it\n",
+			ctx->prog, ctx->opt.device);
+		ext2fs_close_free(&ctx->fs);
+		return -1;
+	}
 	return 0;
 }
 
