@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "problem.h"
@@ -214,19 +215,31 @@ static int recover(struct fsck_ctx *ctx)
 	struct e2x_journal_opts o = { .ext_journal = ctx->opt.journal_path };
 	struct e2x_journal_result *r = &ctx->jres;
 	int dry = ctx->opt.mode == MODE_NO;
+	char why[128];
 	errcode_t err;
 
 	if (dry)
 		o.flags |= E2X_JOURNAL_DRY_RUN;
 	err = e2x_journal_recover(ctx->fs, &o, r);
 	ctx->have_jres = 1;
-	if (err) {
+	if (err && (dry || err == E2X_ERR_JOURNAL_CSUM)) {
 		jproblem(ctx, PR_0_JOURNAL_RECOVER_FAILED, error_message(err),
 			 0, 0);
 		if (dry)
 			return 0;
 		/* the library left the device in the state e2fsck sets */
 		return reopen(ctx, NULL) ? -1 : 0;
+	}
+	if (err) {
+		/* nothing was written; a log that cannot be replayed would
+		 * stop every mount: it goes (made again after pass 5) */
+		snprintf(why, sizeof(why), "recovery failed: %s",
+			 error_message(err));
+		if (reopen(ctx, NULL))
+			return -1;
+		if (jproblem(ctx, PR_0_JOURNAL_BAD, why, 0, 0))
+			fsck_journal_drop(ctx);
+		return 0;
 	}
 	if (dry) {
 		if (!r->fs_overlay) {

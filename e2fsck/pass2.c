@@ -93,8 +93,10 @@ static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 		return entry_problem(pd, PR_2_INODE_UNUSED, t, name, len, 0,
 				     0) ? 1 : -1;
 	}
-	if (fs->super->s_creator_os == EXT2_OS_HURD) {
-		/* the Hurd keeps no file types */
+	if (ext2fs_has_feature_filetype(fs->super) &&
+	    fs->super->s_creator_os == EXT2_OS_HURD) {
+		/* the Hurd keeps no file types: the feature is the problem
+		 * (pass 0); without it the types go below */
 	} else if (ext2fs_has_feature_filetype(fs->super)) {
 		int want = fsck_ftype_get(ctx, t);
 
@@ -199,6 +201,12 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 	const char *name = d->name;
 	int len = ext2fs_dirent_name_len(d);
 
+	if (d->inode && ext2fs_dirent_file_type(d) &&
+	    !ext2fs_has_feature_filetype(pd->fs->super) &&
+	    (slot ? is_dotdot(name, len) : is_dot(name, len)) &&
+	    entry_problem(pd, PR_2_FILETYPE_NO_FEATURE, d->inode, name, len,
+			  0, 0))
+		p2_fix_type(pd, d, 0);
 	if (slot == 0) {
 		if (!d->inode || !is_dot(name, len)) {
 			if (entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0,

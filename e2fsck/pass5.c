@@ -283,6 +283,10 @@ static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_c,
 			pctx.num2 = fc;
 			if (fix_problem(ctx, PR_5_GROUP_FREE_BLOCKS, &pctx)) {
 				ext2fs_bg_free_blocks_count_set(fs, g, fc);
+				/* the group's bitmap is on disk from now on */
+				if (ext2fs_bg_flags_test(fs, g,
+							 EXT2_BG_BLOCK_UNINIT))
+					ext2fs_mark_bb_dirty(fs);
 				ext2fs_bg_flags_clear(fs, g,
 						      EXT2_BG_BLOCK_UNINIT);
 			}

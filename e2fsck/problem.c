@@ -49,11 +49,11 @@ static const struct problem_row rows[] = {
   "Group {group}'s {str} at {blk} overlaps other file system metadata" },
 { PR_0_GD_CSUM, PROMPT_FIX, P,
   "Group {group}'s descriptor checksum is wrong" },
-{ PR_0_GD_FREE_BLOCKS, PROMPT_FIX, P | NR,
+{ PR_0_GD_FREE_BLOCKS, PROMPT_FIX, P,
   "Group {group} claims {num} free blocks, more than it holds ({num2})" },
-{ PR_0_GD_FREE_INODES, PROMPT_FIX, P | NR,
+{ PR_0_GD_FREE_INODES, PROMPT_FIX, P,
   "Group {group} claims {num} free inodes, more than it holds ({num2})" },
-{ PR_0_GD_ITABLE_UNUSED, PROMPT_FIX, P | NR,
+{ PR_0_GD_ITABLE_UNUSED, PROMPT_FIX, P,
   "Group {group}'s unused inode count {num} is larger than its free "
   "inode count {num2}" },
 { PR_0_GD_FLAGS, PROMPT_FIX, P,
@@ -105,14 +105,14 @@ static const struct problem_row rows[] = {
   "check" },
 { PR_0_ORPHAN_BAD, PROMPT_CLEAR, P,
   "The orphan list or orphan file has a bad entry at inode {ino} ({str})" },
-{ PR_0_QUOTA_INODE, PROMPT_CLEAR, NR,
+{ PR_0_QUOTA_INODE, PROMPT_CLEAR, 0,
   "The {str} quota inode {ino} is not valid" },
 { PR_0_META_BG_FIRST, PROMPT_FIX, P,
   "The first meta block group {num} lies beyond the descriptor blocks "
   "({num2})" },
 { PR_0_JOURNAL_BACKUP, PROMPT_FIX, P,
   "The superblock holds no backup of the journal inode's block map" },
-{ PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, NR,
+{ PR_0_HURD_FILETYPE, PROMPT_CLEAR_FLAG, 0,
   "The filetype feature is set on a file system made by the Hurd, which "
   "does not support it" },
 { PR_0_EXTRA_ISIZE, PROMPT_FIX, 0,
@@ -124,6 +124,9 @@ static const struct problem_row rows[] = {
 { PR_0_JOURNAL_INODE_BACKUP, PROMPT_FIX, P,
   "The journal inode {ino} cannot be used ({str}); the journal is read "
   "through the copy of its block map in the superblock" },
+{ PR_0_DESC_SIZE_UNSET, PROMPT_FIX, 0,
+  "The superblock says 64bit with no group descriptor size; such file "
+  "systems are made with 64" },
 { PR_0_JOURNAL_RECREATE, PROMPT_CREATE, P,
   "The journal was cleared; the file system has none now" },
 /* Pass 1 */
@@ -398,9 +401,9 @@ static const struct problem_row rows[] = {
   "The padding at the end of an inode bitmap is not all set" },
 { PR_5_QUOTA_FILE, PROMPT_FIX, NR,
   "The {str} quota file (inode {ino}) cannot be read as a quota tree" },
-{ PR_5_QUOTA_USAGE, PROMPT_FIX, NR,
-  "The {str} quota of id {num} says {blk} bytes and {ino} inodes in use; "
-  "counted {blk2} bytes and {ino2} inodes" },
+{ PR_5_QUOTA_USAGE, PROMPT_FIX, 0,
+  "The {str} says {blk} bytes and {num} inodes in use; counted {blk2} "
+  "bytes and {num2} inodes" },
 { PR_5_REPLAY_TOTALS, PROMPT_FIX, P | PR_PREEN_NOMSG | PR_NO_OK,
   "After the journal replay the superblock says {num} free {str}; counted "
   "{num2}" },

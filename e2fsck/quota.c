@@ -3,9 +3,11 @@
  * quota.c --- quota usage: pass 1 adds every inode's space and count to
  * its user, group and project; after pass 5 the quota files (format v2,
  * revision 1: a four-level radix tree of 1 KiB blocks over 72-byte
- * records) must say the same.  Reported, not repaired yet.
+ * records) must say the same.  The repair writes the file anew with the
+ * counted usage and the limits it held (lib/repair_quota.c).
  */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "problem.h"
@@ -29,6 +31,7 @@ struct qusage {
 	int on_disk;		/* a record was found */
 	uint64_t space, inodes;		/* counted */
 	uint64_t dspace, dinodes;	/* on disk */
+	uint64_t limits[4], btime, itime;	/* on disk: ih, is, bh, bs */
 };
 
 struct qmap {
@@ -191,6 +194,10 @@ static int walk_tree(const char *buf, uint64_t len, uint32_t blk, int depth,
 			q->on_disk = 1;
 			q->dinodes = cur_inodes;
 			q->dspace = cur_space;
+			memcpy(&q->limits[0], e + 8, 16);
+			memcpy(&q->limits[2], e + 32, 16);
+			memcpy(&q->btime, e + 56, 8);
+			memcpy(&q->itime, e + 64, 8);
 		}
 		return 0;
 	}
@@ -200,12 +207,58 @@ static int walk_tree(const char *buf, uint64_t len, uint32_t blk, int depth,
 	return 0;
 }
 
+/*
+ * Write quota file T anew: every id that was on disk or owns something,
+ * with the usage counted and the limits and grace times it had; ids with
+ * neither usage nor limits go (id 0 stays).  HDR is the old file's start.
+ */
+static errcode_t rewrite(ext2_filsys fs, int t, const char *hdr,
+			 struct qmap *m)
+{
+	struct e2x_quota_info info;
+	struct e2x_quota_rec *recs;
+	size_t i, n = 0;
+	errcode_t err;
+
+	recs = calloc(m->n ? m->n : 1, sizeof(*recs));
+	if (!recs)
+		return EXT2_ET_NO_MEMORY;
+	for (i = 0; i < m->cap; i++) {
+		struct qusage *q = &m->v[i];
+		struct e2x_quota_rec *r = &recs[n];
+
+		if (!q->used)
+			continue;
+		if (q->id && !q->space && !q->inodes && !q->limits[0] &&
+		    !q->limits[1] && !q->limits[2] && !q->limits[3])
+			continue;
+		r->id = q->id;
+		r->ihardlimit = q->limits[0];
+		r->isoftlimit = q->limits[1];
+		r->bhardlimit = q->limits[2];
+		r->bsoftlimit = q->limits[3];
+		r->curinodes = q->inodes;
+		r->curspace = q->space;
+		r->btime = q->btime;
+		r->itime = q->itime;
+		n++;
+	}
+	info.magic = qmagic[t];
+	memcpy(&info.bgrace, hdr + 8, 4);
+	memcpy(&info.igrace, hdr + 12, 4);
+	memcpy(&info.flags, hdr + 16, 4);
+	err = e2x_repair_quota_write(fs, quota_ino(fs, t), &info, recs, n);
+	free(recs);
+	return err;
+}
+
 static void check_type(struct fsck_ctx *ctx, int t)
 {
 	ext2_filsys fs = ctx->fs;
 	struct qmap *m = &ctx->qmaps[t];
 	struct problem_ctx pctx;
-	unsigned int visits = 0, reports = 0;
+	unsigned int visits = 0, reports = 0, fixed = 0;
+	char what[48];
 	uint32_t magic;
 	uint64_t len;
 	char *buf;
@@ -230,12 +283,26 @@ static void check_type(struct fsck_ctx *ctx, int t)
 			continue;
 		if (++reports > 8)
 			continue;
-		pctx.num = q->id;
+		snprintf(what, sizeof(what), "%s quota of id %u", qname[t],
+			 (unsigned int)q->id);
+		pctx.str = what;
 		pctx.blk = q->dspace;
 		pctx.blk2 = q->space;
-		pctx.ino = q->dinodes;
-		pctx.ino2 = q->inodes;
-		fix_problem(ctx, PR_5_QUOTA_USAGE, &pctx);
+		pctx.num = q->dinodes;
+		pctx.num2 = q->inodes;
+		fixed += fix_problem(ctx, PR_5_QUOTA_USAGE, &pctx);
+	}
+	if (fixed) {
+		blk64_t before = ext2fs_free_blocks_count(fs->super);
+
+		if (fsck_alloc_prepare(ctx) || rewrite(fs, t, buf, m)) {
+			ctx->problems_fixed -= fixed;
+			ctx->problems_unfixed += fixed;
+		}
+		/* blocks the file grew by leave pass 5's count */
+		if (ext2fs_free_blocks_count(fs->super) < before)
+			ctx->counted_free_blocks -=
+				before - ext2fs_free_blocks_count(fs->super);
 	}
 out:
 	ext2fs_free_mem(&buf);

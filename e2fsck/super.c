@@ -285,6 +285,23 @@ static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)
 	return EXT2FS_B2C(fs, last) - EXT2FS_B2C(fs, first) + 1;
 }
 
+/*
+ * Set group G's free block (WHAT 0), free inode (1) or unused inode (2)
+ * count to N.  The free counts become the most the group can hold; pass
+ * 5 recounts them from the bitmaps it builds.
+ */
+static void gd_fixed(ext2_filsys fs, dgrp_t g, int what, __u32 n)
+{
+	if (what == 0)
+		ext2fs_bg_free_blocks_count_set(fs, g, n);
+	else if (what == 1)
+		ext2fs_bg_free_inodes_count_set(fs, g, n);
+	else
+		ext2fs_bg_itable_unused_set(fs, g, n);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+}
+
 static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
 {
 	ext2_filsys fs = ctx->fs;
@@ -296,18 +313,24 @@ static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
 	if (ext2fs_bg_free_blocks_count(fs, g) > group_clusters(fs, g)) {
 		pctx.num = ext2fs_bg_free_blocks_count(fs, g);
 		pctx.num2 = group_clusters(fs, g);
-		fix_problem(ctx, PR_0_GD_FREE_BLOCKS, &pctx);
+		if (fix_problem(ctx, PR_0_GD_FREE_BLOCKS, &pctx))
+			gd_fixed(fs, g, 0, pctx.num2);
 	}
 	if (ext2fs_bg_free_inodes_count(fs, g) > fs->super->s_inodes_per_group) {
 		pctx.num = ext2fs_bg_free_inodes_count(fs, g);
 		pctx.num2 = fs->super->s_inodes_per_group;
-		fix_problem(ctx, PR_0_GD_FREE_INODES, &pctx);
+		if (fix_problem(ctx, PR_0_GD_FREE_INODES, &pctx))
+			gd_fixed(fs, g, 1, pctx.num2);
 	}
+	/* Inodes past the unused mark are never read: taking the mark back
+	 * to 0 lets pass 1 see every inode the group may hold, and pass 5
+	 * sets it again from what is in use. */
 	if (csum && ext2fs_bg_itable_unused(fs, g) >
 			    ext2fs_bg_free_inodes_count(fs, g)) {
 		pctx.num = ext2fs_bg_itable_unused(fs, g);
 		pctx.num2 = ext2fs_bg_free_inodes_count(fs, g);
-		fix_problem(ctx, PR_0_GD_ITABLE_UNUSED, &pctx);
+		if (fix_problem(ctx, PR_0_GD_ITABLE_UNUSED, &pctx))
+			gd_fixed(fs, g, 2, 0);
 	}
 	if (!csum && (ext2fs_bg_flags(fs, g) &
 		      (EXT2_BG_BLOCK_UNINIT | EXT2_BG_INODE_UNINIT))) {
@@ -468,7 +491,8 @@ out:
 	return why;
 }
 
-/* Quota inode numbers must name regular files in use. */
+/* Quota inode numbers must name regular files in use; the repair forgets
+ * a number that does not (quotacheck or tune2fs can make the file again). */
 static void check_quota_inodes(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -494,7 +518,17 @@ static void check_quota_inodes(struct fsck_ctx *ctx)
 		pctx_clear(&pctx);
 		pctx.ino = ino;
 		pctx.str = what[i];
-		fix_problem(ctx, PR_0_QUOTA_INODE, &pctx);
+		/* Only the superblock's pointer goes: the inode it named,
+		 * whatever it holds, is left to passes 1-4. */
+		if (!fix_problem(ctx, PR_0_QUOTA_INODE, &pctx))
+			continue;
+		if (i == 0)
+			sb->s_usr_quota_inum = 0;
+		else if (i == 1)
+			sb->s_grp_quota_inum = 0;
+		else
+			sb->s_prj_quota_inum = 0;
+		ext2fs_mark_super_dirty(fs);
 	}
 }
 
@@ -672,7 +706,11 @@ static void check_hurd(struct fsck_ctx *ctx)
 	    !ext2fs_has_feature_filetype(ctx->fs->super))
 		return;
 	pctx_clear(&pctx);
-	fix_problem(ctx, PR_0_HURD_FILETYPE, &pctx);
+	/* pass 2 then clears the type byte of each entry that has one */
+	if (fix_problem(ctx, PR_0_HURD_FILETYPE, &pctx)) {
+		ext2fs_clear_feature_filetype(ctx->fs->super);
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
 }
 
 void check_super(struct fsck_ctx *ctx)

@@ -428,6 +428,42 @@ static int open_tolerant(struct fsck_ctx *ctx)
 	return -1;
 }
 
+/*
+ * A 64bit superblock with a descriptor size of 0 (the field lost: mke2fs
+ * writes 64) cannot be opened by libext2fs: the primary is repaired in
+ * place first, through the write guard, and opened again.  Returns 0 when
+ * the file system is open.
+ */
+static int open_desc_size_unset(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block sb;
+	struct problem_ctx pctx;
+	io_channel io;
+	int unset;
+
+	if (unix_io_manager->open(ctx->opt.device, 0, &io))
+		return -1;
+	unset = !io_channel_set_blksize(io, SUPERBLOCK_OFFSET) &&
+		!io_channel_read_blk(io, 1, -(int)sizeof(sb), &sb) &&
+		sb.s_magic == EXT2_SUPER_MAGIC &&
+		ext2fs_has_feature_64bit(&sb) && !sb.s_desc_size;
+	io_channel_close(io);
+	if (!unset)
+		return -1;
+	pctx_clear(&pctx);
+	ctx->fs_rw = ctx->opt.mode != MODE_NO;
+	if (!fix_problem(ctx, PR_0_DESC_SIZE_UNSET, &pctx))
+		return -1;
+	if (e2x_repair_desc_size_unset(ctx->opt.device, e2x_guard_io_manager,
+				       0) ||
+	    try_open(ctx, 0, 0, &ctx->fs)) {
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
+		return -1;
+	}
+	return 0;
+}
+
 /* With -b: probe block sizes when -B is not given. */
 static errcode_t open_at(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 			 ext2_filsys *fsp)
@@ -588,6 +624,8 @@ static int open_fs(struct fsck_ctx *ctx)
 	}
 	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !open_tolerant(ctx))
 		goto done;
+	if (first == EXT2_ET_BAD_DESC_SIZE && !open_desc_size_unset(ctx))
+		goto done;
 	err = first;
 	if (fatal_open_error(first))
 		goto fail;
@@ -615,6 +653,14 @@ static int check_features(struct fsck_ctx *ctx)
 	     ~E2X_FEATURE_RO_COMPAT_ITREE)) {
 		fprintf(stderr, "%s: %s has features this e2fsck does not "
 			"know; not checking it\n", ctx->prog, ctx->opt.device);
+		ext2fs_close_free(&ctx->fs);
+		return -1;
+	}
+	/* an external journal holds a log, no inodes or directories */
+	if (ext2fs_has_feature_journal_dev(sb)) {
+		fprintf(stderr, "%s: %s is an external journal device, not a "
+			"file system; check the file system that uses it\n",
+			ctx->prog, ctx->opt.device);
 		ext2fs_close_free(&ctx->fs);
 		return -1;
 	}

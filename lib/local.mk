@@ -141,7 +141,9 @@ lib_libe2x_la_SOURCES += \
 	lib/repair_extent.c \
 	lib/repair_xattr.c \
 	lib/repair_clone.c \
-	lib/repair_journal.c
+	lib/repair_journal.c \
+	lib/repair_quota.c \
+	lib/repair_super.c
 e2xinclude_HEADERS += lib/e2x-repair.h
 
 # populate (e2x-populate.h): mke2fs -d from a directory tree or an image.

@@ -81,6 +81,18 @@ dup_block() {	# /small's one block becomes /big's first (extent or direct)
 		dbg "sif /small block[0] $b"
 	fi
 }
+revoke_count() {	# a logged revoke block whose byte count is past its block
+	printf 'jo\njw -r 500\njc\n' | "$debugfs" -w -f - "$img" >/dev/null 2>&1
+	jb=$("$debugfs" -R logdump "$img" 2>/dev/null |
+		sed -n 's/.*(revoke table) at block \([0-9]*\)$/\1/p' | head -1)
+	[ -n "$jb" ] || return 1
+	python3 - "$img" $(($(blk_of "<8>" "$jb") * $(bsize) + 12)) <<'PY'
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2]))
+    f.write(struct.pack(">I", 0x7fffffff))
+PY
+}
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
@@ -127,8 +139,15 @@ PY
 ea_no_end() { ea_patch end; }
 ea_index_zero() { ea_patch index; }
 link_count() { dbg "sif /small links_count 5"; }
+hurd_made() { dbg "ssv creator_os 1"; }	# the Hurd keeps no file types
+gd_free_blocks() { dbg "set_bg 1 free_blocks_count 60000"; }
+gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
+gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
 quota_chown() { dbg "sif /big uid 4242"; }
+quota_inum_far() {	# the number past the inode count, its file gone
+	dbg "ssv usr_quota_inum 808464432" && dbg "clri <3>"
+}
 quota_ref_wrap() {	# user quota tree root (quota block 1): first ref ~0
 	bs=$(bsize)
 	b=$(blk_of "<3>" $((1024 / bs))) || return 1
@@ -275,6 +294,36 @@ while IFS='	' read -r name opts damage codes refsees fixes size; do
 	fi
 	pass=$((pass + 1))
 done <"$here/damage-cases.tsv"
+# A 64bit primary superblock whose descriptor size is 0 cannot be opened
+# (nor by the reference): -n changes nothing (the backup is checked: exit
+# 4), -y sets the size 64-bit file systems are made with and leaves the
+# file system clean.
+desc_size_case() {
+	rm -f "$img"
+	truncate -s 64M "$img"
+	"$mkfs" -q -F -t ext4 -O 64bit -d "$src" "$img" >/dev/null 2>&1
+	patch_int "$img" $((1024 + 0xfe)) H 0
+	sum=$(sha256sum <"$img")
+	"$ours" -fnd "$img" >"$work/out" 2>&1
+	rc=$?
+	if [ "$rc" != 4 ] || ! grep -q '\[0x00002f\]' "$work/out" ||
+		[ "$(sha256sum <"$img")" != "$sum" ]; then
+		echo "FAIL desc_size_unset: -n exit $rc, want 4 with 0x00002f and no change"
+		fail=$((fail + 1)); return
+	fi
+	"$ours" -fy "$img" >"$work/fy" 2>&1
+	rc=$?
+	if [ "$rc" != 1 ] || ! "$ours" -fn "$img" >/dev/null 2>&1 ||
+		! "$ref" -fn "$img" >/dev/null 2>&1 ||
+		[ "$(read_int "$img" $((1024 + 0xfe)) H)" != 64 ]; then
+		echo "FAIL desc_size_unset: -fy exit $rc did not leave it clean"
+		head -6 "$work/fy" | sed 's/^/    /'
+		fail=$((fail + 1)); return
+	fi
+	echo "ok desc_size_unset (0x00002f, repaired)"; pass=$((pass + 1))
+}
+desc_size_case
+
 # itree: a directory whose itree is built by libe2x must be clean, and a
 # leaf node with a broken magic must be reported (0x020015).  The short
 # tree (our mke2fs and debugfs, 150 names) always runs; the 40,000-entry

@@ -30,6 +30,10 @@ make_image() {	# kind
 	truncate -s 160M "$img"
 	"$mkfs" -q -F -t ext4 -b 4096 "$img" >/dev/null 2>&1 || return 1
 	case $1 in
+	journal_dev)	# an external journal, no file system
+		"$mkfs" -q -F -O journal_dev -b 4096 "$img" >/dev/null 2>&1 ||
+			return 1
+		;;
 	damaged)	# a wrong link count and a block marked free
 		"$debugfs" -w -R "sif <2> links_count 9" "$img" >/dev/null 2>&1
 		;;
@@ -38,7 +42,7 @@ make_image() {	# kind
 }
 
 pass=0 fail=0 skipped=0
-while IFS='	' read -r name kind args want keep; do
+while IFS='	' read -r name kind args want keep says; do
 	case $name in ''|'#'*) continue ;; esac
 	target=$img
 	case $kind in
@@ -73,6 +77,11 @@ while IFS='	' read -r name kind args want keep; do
 	fi
 	if [ "$rc" != "$want" ]; then
 		echo "FAIL $name: e2fsck$argv exited $rc, want $want"
+		sed 's/^/    /' "$work/out" | head -6
+		fail=$((fail + 1)); continue
+	fi
+	if [ -n "$says" ] && ! grep -q "$says" "$work/out"; then
+		echo "FAIL $name: the output does not say '$says'"
 		sed 's/^/    /' "$work/out" | head -6
 		fail=$((fail + 1)); continue
 	fi

@@ -372,6 +372,79 @@ START_TEST(set_dotdot_inline_and_block)
 }
 END_TEST
 
+/* ---- quota files -------------------------------------------------- */
+
+static uint32_t get32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Look ID up in the quota tree BUF the way the kernel does: one id byte
+ * per level, most significant first; the record's offset or 0. */
+static size_t quota_lookup(const unsigned char *buf, size_t len, uint32_t id)
+{
+	uint32_t blk = 1;
+	size_t off;
+	int d;
+
+	for (d = 0; d < 4; d++) {
+		ck_assert_uint_lt((blk + 1) * 1024, len + 1);
+		blk = get32(buf + blk * 1024 + ((id >> (24 - 8 * d)) & 0xff) * 4);
+		if (!blk)
+			return 0;
+	}
+	for (off = blk * 1024 + 16; off + 72 <= (blk + 1) * 1024; off += 72)
+		if (get32(buf + off) == id && get32(buf + off + 8) == id + 1)
+			return off;
+	return 0;
+}
+
+/* 40 ids spread over every byte of the id, a tree larger than the file
+ * was (it grows through the allocator): each is found by its path with
+ * its usage, and the header counts the blocks the tree uses. */
+START_TEST(quota_write_finds_every_id)
+{
+	static const char hdr_file[2048];
+	struct e2x_quota_info info = { 0xd9c01f11, 604800, 604800, 0 };
+	struct e2x_quota_rec recs[40];
+	unsigned char *buf;
+	ext2_ino_t ino;
+	size_t got, off;
+	unsigned int i;
+
+	open_fs("", "16M");
+	ck_assert_int_eq(e2x_dir_create_file(fx.fs, EXT2_ROOT_INO, "q", 1,
+					     LINUX_S_IFREG | 0600, hdr_file,
+					     sizeof(hdr_file), 0, &ino), 0);
+	memset(recs, 0, sizeof(recs));
+	for (i = 0; i < 40; i++) {
+		recs[i].id = (39 - i) * 0x01020305u;	/* unsorted */
+		recs[i].ihardlimit = recs[i].id + 1;
+		recs[i].curspace = 1024 * i;
+		recs[i].curinodes = i;
+	}
+	ck_assert_int_eq(e2x_repair_quota_write(fx.fs, ino, &info, recs, 40),
+			 0);
+	buf = calloc(1, 1 << 20);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(e2x_file_read(fx.fs, ino, 0, buf, 1 << 20, &got), 0);
+	ck_assert_uint_gt(got, 2048);
+	ck_assert_uint_eq(get32(buf), 0xd9c01f11);
+	ck_assert_uint_eq(get32(buf + 4), 1);
+	ck_assert_uint_eq(get32(buf + 20) * 1024, got);
+	for (i = 0; i < 40; i++) {
+		uint32_t id = i * 0x01020305u;
+
+		off = quota_lookup(buf, got, id);
+		ck_assert_msg(off, "id %u not found by its path", id);
+		ck_assert_uint_eq(get32(buf + off + 24), 39 - i);
+		ck_assert_uint_eq(get32(buf + off + 48), 1024 * (39 - i));
+	}
+	free(buf);
+	close_clean();
+}
+END_TEST
+
 static Suite *suite_repair(void)
 {
 	Suite *s = suite_create("repair");
@@ -390,6 +463,7 @@ static Suite *suite_repair(void)
 	tcase_add_test(tc, reconnect_file);
 	tcase_add_loop_test(tc, reconnect_dir, 0, 2);
 	tcase_add_loop_test(tc, set_dotdot_inline_and_block, 0, 2);
+	tcase_add_test(tc, quota_write_finds_every_id);
 	suite_add_tcase(s, tc);
 	return s;
 }
