@@ -135,6 +135,12 @@ DBG_COMMAND(do_freefrag, "freefrag", "e2freefrag", BM,
 DBG_COMMAND(do_dump_mmp, "dump_mmp", NULL, FS,
 	    "[block]",
 	    "the multiple-mount protection block")
+DBG_COMMAND(do_list_quota, "list_quota", "lq", FS,
+	    "quota_type",
+	    "every record of a quota file (user, group or project)")
+DBG_COMMAND(do_get_quota, "get_quota", "gq", FS,
+	    "quota_type id",
+	    "one id's record of a quota file")
 
 /* extended attributes */
 DBG_COMMAND(do_ea_list, "ea_list", NULL, FS | PATH,

@@ -2,23 +2,14 @@
 /*
  * quota.c --- quota usage: pass 1 adds every inode's space and count to
  * its user, group and project; after pass 5 the quota files (format v2,
- * revision 1: a four-level radix tree of 1 KiB blocks over 72-byte
- * records) must say the same.  Reported, not repaired yet.
+ * revision 1, read through libe2x's reader, e2x-quota.h) must say the
+ * same.  Reported, not repaired yet.
  */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "problem.h"
 
-#define QT_BLKSIZE 1024
-#define QT_TREEDEPTH 4
-#define QT_DATA_HDR 16
-#define V2R1_ENTRY 72
-#define QT_MAX_BLOCKS (1U << 20)
-
-static const uint32_t qmagic[FSCK_QUOTA_TYPES] = {
-	0xd9c01f11, 0xd9c01927, 0xd9c03f14
-};
 static const char *const qname[FSCK_QUOTA_TYPES] = {
 	"user", "group", "project"
 };
@@ -71,13 +62,7 @@ static struct qusage *qmap_get(struct qmap *m, uint32_t id)
 
 static ext2_ino_t quota_ino(ext2_filsys fs, int type)
 {
-	struct ext2_super_block *sb = fs->super;
-
-	if (type == 0)
-		return sb->s_usr_quota_inum;
-	if (type == 1)
-		return sb->s_grp_quota_inum;
-	return sb->s_prj_quota_inum;
+	return e2x_quota_inode(fs, type);
 }
 
 int fsck_quota_enabled(ext2_filsys fs)
@@ -121,82 +106,16 @@ void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
 	}
 }
 
-/* Read the whole quota file (bounded). */
-static errcode_t read_qfile(ext2_filsys fs, ext2_ino_t ino, char **buf,
-			    uint64_t *len)
+/* One record of the quota file: its figures go beside the counted ones. */
+static int take_record(const struct e2x_dquot *dq, void *priv)
 {
-	ext2_file_t f = NULL;
-	unsigned int got;
-	errcode_t err;
-	uint64_t size;
+	struct qusage *q = qmap_get(priv, dq->id);
 
-	*buf = NULL;
-	err = ext2fs_file_open(fs, ino, 0, &f);
-	if (err)
-		return err;
-	size = ext2fs_file_get_size(f);
-	if (size > (uint64_t)QT_MAX_BLOCKS * QT_BLKSIZE || size < 2 * QT_BLKSIZE) {
-		err = E2X_ERR_CORRUPT;
-		goto out;
+	if (q && !q->on_disk) {
+		q->on_disk = 1;
+		q->dinodes = dq->curinodes;
+		q->dspace = dq->curspace;
 	}
-	err = ext2fs_get_memzero(size, buf);
-	if (!err)
-		err = ext2fs_file_read(f, *buf, size, &got);
-	if (!err && got != size)
-		err = E2X_ERR_CORRUPT;
-	*len = size;
-out:
-	ext2fs_file_close(f);
-	if (err) {
-		ext2fs_free_mem(buf);
-		*buf = NULL;
-	}
-	return err;
-}
-
-/* Walk the tree from block BLK at DEPTH; records go into M. */
-static int walk_tree(const char *buf, uint64_t len, uint32_t blk, int depth,
-		     struct qmap *m, unsigned int *visits)
-{
-	const uint32_t *ref;
-	int i;
-
-	/* blk + 1 in 64 bits: 0xffffffff must not wrap to block 0 */
-	if (!blk || ((uint64_t)blk + 1) * QT_BLKSIZE > len ||
-	    ++*visits > QT_MAX_BLOCKS)
-		return -1;
-	ref = (const uint32_t *)(buf + (uint64_t)blk * QT_BLKSIZE);
-	if (depth == QT_TREEDEPTH) {
-		const char *data = (const char *)ref;
-		unsigned int off;
-
-		for (off = QT_DATA_HDR; off + V2R1_ENTRY <= QT_BLKSIZE;
-		     off += V2R1_ENTRY) {
-			const char *e = data + off;
-			uint32_t id;
-			uint64_t cur_inodes, cur_space;
-			struct qusage *q;
-			int k, empty = 1;
-
-			for (k = 0; k < V2R1_ENTRY && empty; k++)
-				empty = !e[k];
-			if (empty)
-				continue;
-			memcpy(&id, e, 4);
-			memcpy(&cur_inodes, e + 24, 8);
-			memcpy(&cur_space, e + 48, 8);
-			q = qmap_get(m, id);
-			if (!q || q->on_disk)
-				continue;
-			q->on_disk = 1;
-			q->dinodes = cur_inodes;
-			q->dspace = cur_space;
-		}
-		return 0;
-	}
-	for (i = 0; i < QT_BLKSIZE / 4; i++)
-		if (ref[i] && walk_tree(buf, len, ref[i], depth + 1, m, visits))
-			return -1;
 	return 0;
 }
 
@@ -205,18 +124,15 @@ static void check_type(struct fsck_ctx *ctx, int t)
 	ext2_filsys fs = ctx->fs;
 	struct qmap *m = &ctx->qmaps[t];
 	struct problem_ctx pctx;
-	unsigned int visits = 0, reports = 0;
-	uint32_t magic;
-	uint64_t len;
-	char *buf;
+	struct e2x_quota_file *qf;
+	unsigned int reports = 0;
 	size_t i;
 
-	if (read_qfile(fs, quota_ino(fs, t), &buf, &len))
+	if (e2x_quota_open(fs, t, &qf))
 		return;		/* PR_0_QUOTA_INODE covers unusable files */
-	memcpy(&magic, buf, 4);
 	pctx_clear(&pctx);
 	pctx.str = qname[t];
-	if (magic != qmagic[t] || walk_tree(buf, len, 1, 0, m, &visits)) {
+	if (e2x_quota_iterate(qf, take_record, m)) {
 		pctx.ino = quota_ino(fs, t);
 		fix_problem(ctx, PR_5_QUOTA_FILE, &pctx);
 		goto out;
@@ -238,7 +154,7 @@ static void check_type(struct fsck_ctx *ctx, int t)
 		fix_problem(ctx, PR_5_QUOTA_USAGE, &pctx);
 	}
 out:
-	ext2fs_free_mem(&buf);
+	e2x_quota_close(qf);
 }
 
 void fsck_quota_check(struct fsck_ctx *ctx)

@@ -6,7 +6,7 @@
 # script that parses "ls -l" reads the same from both; the commands added
 # for parity (bmap, filefrag, supported_features, dump_mmp,
 # set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
-# name, journal_run, -z undo, -n); write from
+# name, journal_run, list_quota, get_quota, -z undo, -n); write from
 # /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
@@ -129,6 +129,28 @@ for c in "seq 0x12345" "nodename hostA" "check_interval 9"; do
 		fail "smmp $c: $(diff "$work/m1.out" "$work/m2.out" | tr '\n' ' ')"
 	clean "$work/m2.img" "smmp $c"
 done
+# list_quota and get_quota: every record and single ids, byte for byte,
+# on quota files the reference's e2fsck brought up to date (ids sharing
+# a data block, an id with no record, numbers for types, bad types)
+qimg=$work/quota.img
+mk -b 1024 -O quota,project "$qimg" 8M
+{
+	echo "write /etc/hostname a"; echo "sif a uid 1000"; echo "sif a gid 77"
+	echo "write /dev/null b"; echo "sif b uid 5"
+	echo "write /dev/null c"; echo "sif c uid 70000"; echo "sif c gid 70000"
+} | "$ref" -w -f - "$qimg" >/dev/null 2>&1
+"$fsck" -fy "$qimg" >/dev/null 2>&1
+for c in "lq user" "lq group" "lq project" "list_quota USER" "lq 1" \
+	"gq user 1000" "gq user 0x11170" "get_quota 1 77" "gq group 9" \
+	"gq project 0" "gq user -1" "lq 3" "lq bogus"; do
+	"$ref" -R "$c" "$qimg" > "$work/ref.out" 2>/dev/null
+	"$dbg" -R "$c" "$qimg" > "$work/our.out" 2>/dev/null
+	cmp -s "$work/ref.out" "$work/our.out" ||
+		fail "$c: $(diff "$work/ref.out" "$work/our.out" | head -4 |
+			tr '\n' ' ')"
+done
+"$dbg" -R "lq user" "$img" >/dev/null 2>&1 &&
+	fail "lq: accepted a file system without quota"
 
 # 5. writing commands: same bytes as the reference, or e2fsck's verdict
 blk=$("$ref" -R "bmap f 1" "$img" 2>/dev/null)
