@@ -186,6 +186,9 @@ DBG_COMMAND(do_freei, "freei", NULL, RW | BM | PATH,
 DBG_COMMAND(do_clri, "clri", NULL, RW | PATH,
 	    "file ...",
 	    "clear inodes to zeros (nothing else follows)")
+DBG_COMMAND(do_modify_inode, "modify_inode", "mi", RW | PATH,
+	    "file",
+	    "change base inode fields at prompts, answers from standard input")
 DBG_COMMAND(do_zap_block, "zap_block", "zap", RW | PATH,
 	    "[-f file] [-o offset] [-l length] [-p pattern] [-b bit] block",
 	    "fill part of a block with a byte, or flip one bit")

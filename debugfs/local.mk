@@ -20,6 +20,7 @@ debugfs_debugfs_SOURCES = \
 	debugfs/zap_cmds.c \
 	debugfs/mmp_cmds.c \
 	debugfs/quota_cmds.c \
+	debugfs/mi_cmds.c \
 	debugfs/jrun_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \

@@ -6,8 +6,8 @@
 # script that parses "ls -l" reads the same from both; the commands added
 # for parity (bmap, filefrag, supported_features, dump_mmp,
 # set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
-# name, journal_run, list_quota, get_quota, -z undo, -n); write from
-# /dev/null and from a pipe; and the reproducers of issue 14's bugs
+# name, journal_run, list_quota, get_quota, modify_inode, -z undo, -n);
+# write from /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -166,6 +166,34 @@ for c in "zap_block $blk" "zap_block -o 10 -l 20 -p 0x41 $blk" \
 	dd if="$img" bs=1024 skip="$blk" count=1 2>/dev/null | cmp -s - "$work/b2" &&
 		fail "$c: block unchanged"
 done
+# modify_inode: the same prompts on standard output, the same fields
+# changed (the reference's stat but for i_version and so the checksum),
+# answers from stdin after -R and interleaved with the script after -f -;
+# an empty answer keeps a field, one that does not parse is refused
+n31='\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n'
+for a in '0100600\n0x10\n7\n\nabc\n' '\n\n\n\n\n\n\n\n\n\n\n\n0x1234\n' \
+	"$n31"; do
+	cp "$img" "$work/m1.img"; cp "$img" "$work/m2.img"
+	printf "$a" | "$ref" -w -R "mi f" "$work/m1.img" > "$work/m1.out" 2>/dev/null
+	printf "$a" | "$dbg" -w -R "mi f" "$work/m2.img" > "$work/m2.out" 2>/dev/null ||
+		fail "mi f <$a failed"
+	cmp -s "$work/m1.out" "$work/m2.out" || fail "mi <$a: prompts differ"
+	for m in m1 m2; do
+		"$ref" -R "stat f" "$work/$m.img" 2>/dev/null |
+			grep -v 'Version:\|checksum:' > "$work/$m.out"
+	done
+	cmp -s "$work/m1.out" "$work/m2.out" ||
+		fail "mi <$a: $(diff "$work/m1.out" "$work/m2.out" | tr '\n' ' ')"
+	clean "$work/m2.img" "mi <$a"
+done
+cp "$img" "$work/m2.img"
+printf "mi f\n0100640\n44$n31"'sif f gid 3\n' |
+	"$dbg" -w -f - "$work/m2.img" >/dev/null 2>&1
+"$ref" -R "stat f" "$work/m2.img" 2>/dev/null | grep -q 'Mode:  0640' ||
+	fail "mi after -f -: mode not taken from the script"
+"$ref" -R "stat f" "$work/m2.img" 2>/dev/null |
+	grep -q 'User:    44   Group:     3' ||
+	fail "mi after -f -: the script did not go on after the answers"
 cp "$img" "$work/c.img"
 "$dbg" -w -R "clri f" "$work/c.img" || fail "clri failed"
 "$fsck" -fn "$work/c.img" 2>&1 | grep -q "Entry 'f' in / (2) has deleted/unused inode 12" ||
