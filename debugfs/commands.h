@@ -16,6 +16,9 @@ DBG_COMMAND(do_open, "open", "open_filesys", 0,
 	    "[-w] [-c] [-D] [-f] [-n] [-b blocksize -s superblock] "
 	    "[-z undo_file] image",
 	    "open an image or device")
+DBG_COMMAND(do_init_filesys, "init_filesys", NULL, 0,
+	    "device blocks_count",
+	    "a new file system made in memory over device, written at close")
 DBG_COMMAND(do_close, "close", "close_filesys", FS,
 	    "[-a]",
 	    "close the image (-a: write the superblock to all backups)")

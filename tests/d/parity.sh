@@ -6,7 +6,8 @@
 # script that parses "ls -l" reads the same from both; the commands added
 # for parity (bmap, filefrag, supported_features, dump_mmp,
 # set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
-# name, journal_run, list_quota, get_quota, modify_inode, -z undo, -n);
+# name, journal_run, list_quota, get_quota, modify_inode, init_filesys,
+# -z undo, -n);
 # write from /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
@@ -194,6 +195,21 @@ printf "mi f\n0100640\n44$n31"'sif f gid 3\n' |
 "$ref" -R "stat f" "$work/m2.img" 2>/dev/null |
 	grep -q 'User:    44   Group:     3' ||
 	fail "mi after -f -: the script did not go on after the answers"
+# init_filesys: the superblock the reference writes at close, but for
+# its times and the random UUID and hash seed; a bad count is refused
+init_sb() {
+	rm -f "$work/i.img"; truncate -s 8M "$work/i.img"
+	"$1" -R "init_filesys $work/i.img 4096" >/dev/null 2>&1
+	/usr/sbin/dumpe2fs -h "$work/i.img" 2>/dev/null |
+		grep -v 'UUID\|time\|created\|checked\|Hash Seed' > "$2"
+}
+init_sb "$ref" "$work/i.ref"
+init_sb "$dbg" "$work/i.dbg"
+[ -s "$work/i.ref" ] && cmp -s "$work/i.ref" "$work/i.dbg" ||
+	fail "init_filesys: $(diff "$work/i.ref" "$work/i.dbg" | head -4 |
+		tr '\n' ' ')"
+"$dbg" -R "init_filesys $work/i.img 12x" >/dev/null 2>&1 &&
+	fail "init_filesys: a bad blocks count was accepted"
 cp "$img" "$work/c.img"
 "$dbg" -w -R "clri f" "$work/c.img" || fail "clri failed"
 "$fsck" -fn "$work/c.img" 2>&1 | grep -q "Entry 'f' in / (2) has deleted/unused inode 12" ||
