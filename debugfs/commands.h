@@ -59,6 +59,10 @@ DBG_COMMAND(do_blocks, "blocks", NULL, FS | PATH,
 DBG_COMMAND(do_ex, "ex", "dump_extents extents", FS | PATH,
 	    "[-n] [-l] file",
 	    "extent tree (-n interior nodes only, -l leaves only)")
+DBG_COMMAND(do_extent_open, "extent_open", "eo", FS | PATH,
+	    "file",
+	    "walk a file's extent tree: root, current, next, prev, up, "
+	    "down, nl, pl, ns, ps, goto, info, print_all; extent_close")
 DBG_COMMAND(do_bmap, "bmap", NULL, FS | PATH,
 	    "file logical_block",
 	    "the physical block behind a logical block (0: a hole)")

@@ -111,13 +111,9 @@ int do_modify_inode(struct dbg_ctx *ctx, int argc, char **argv)
 	size_t i;
 	int rc = 1;
 
-	in = calloc(1, EXT2_INODE_SIZE(ctx->fs->super));
-	if (!in) {
-		dbg_error(ctx, argv[0], EXT2_ET_NO_MEMORY, NULL);
+	in = dbg_file_arg_new(ctx, argc, argv, &ino);
+	if (!in)
 		return 1;
-	}
-	if (dbg_file_arg(ctx, argc, argv, &ino, in))
-		goto out;
 	for (i = 0; i < sizeof(mi_fields) / sizeof(mi_fields[0]); i++)
 		mi_ask(ctx, argv[0], (unsigned char *)in, &mi_fields[i]);
 	err = e2x_write_inode(ctx->fs, ino, in);

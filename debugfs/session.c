@@ -134,6 +134,7 @@ int dbg_close_fs(struct dbg_ctx *ctx, int all)
 
 	if (!ctx->fs)
 		return 0;
+	dbg_extent_drop(ctx);
 	if (ctx->open.rw) {
 		if (all)
 			ctx->fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;

@@ -7,7 +7,7 @@
 # for parity (bmap, filefrag, supported_features, dump_mmp,
 # set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
 # name, journal_run, list_quota, get_quota, modify_inode, init_filesys,
-# -z undo, -n);
+# extent_open, -z undo, -n);
 # write from /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
@@ -152,6 +152,26 @@ for c in "lq user" "lq group" "lq project" "list_quota USER" "lq 1" \
 done
 "$dbg" -R "lq user" "$img" >/dev/null 2>&1 &&
 	fail "lq: accepted a file system without quota"
+
+# extent_open: every reading command of its sub-shell, byte for byte, on
+# a two-level tree (holes punched by the reference), and extent_close
+eimg=$work/eo.img
+mk -b 1024 "$eimg" 8M
+head -c 13000 /dev/urandom > "$work/big"
+{
+	echo "write $work/big s"
+	for i in 1 3 5 7 9 11; do echo "punch s $i $i"; done
+	echo "write /etc/hostname t"
+} | "$ref" -w -f - "$eimg" >/dev/null 2>&1
+printf '%s\n' "eo s" info root info down info next next prev up last_leaf \
+	nl pl first_sib last_sib ns ps print_all "all --leaf-only" \
+	"all --reverse" "all --reverse-leaf" "goto 6" current d u n p ec \
+	"eo t" all ec "ec" > "$work/eo.cmds"
+"$ref" -f "$work/eo.cmds" "$eimg" > "$work/ref.out" 2>/dev/null
+"$dbg" -f "$work/eo.cmds" "$eimg" > "$work/our.out" 2>/dev/null
+cmp -s "$work/ref.out" "$work/our.out" ||
+	fail "extent_open: $(diff "$work/ref.out" "$work/our.out" | head -4 |
+		tr '\n' ' ')"
 
 # 5. writing commands: same bytes as the reference, or e2fsck's verdict
 blk=$("$ref" -R "bmap f 1" "$img" 2>/dev/null)
