@@ -112,8 +112,13 @@ int dbg_execute_line(struct dbg_ctx *ctx, const char *line)
 		free(argv);
 		return 0;
 	}
-	c = dbg_find_command(argv[0]);
-	if (!c) {
+	ret = -1;
+	if (ctx->extent && ctx->fs)
+		ret = dbg_extent_command(ctx, argc, argv);
+	c = ret < 0 ? dbg_find_command(argv[0]) : NULL;
+	if (ret >= 0) {
+		/* a command of the extent_open sub-shell ran */
+	} else if (!c) {
 		dbg_error(ctx, NULL, 0,
 			  "%s: unknown command (try help)", argv[0]);
 		ret = 1;

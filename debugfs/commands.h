@@ -16,6 +16,9 @@ DBG_COMMAND(do_open, "open", "open_filesys", 0,
 	    "[-w] [-c] [-D] [-f] [-n] [-b blocksize -s superblock] "
 	    "[-z undo_file] image",
 	    "open an image or device")
+DBG_COMMAND(do_init_filesys, "init_filesys", NULL, 0,
+	    "device blocks_count",
+	    "a new file system made in memory over device, written at close")
 DBG_COMMAND(do_close, "close", "close_filesys", FS,
 	    "[-a]",
 	    "close the image (-a: write the superblock to all backups)")
@@ -56,6 +59,10 @@ DBG_COMMAND(do_blocks, "blocks", NULL, FS | PATH,
 DBG_COMMAND(do_ex, "ex", "dump_extents extents", FS | PATH,
 	    "[-n] [-l] file",
 	    "extent tree (-n interior nodes only, -l leaves only)")
+DBG_COMMAND(do_extent_open, "extent_open", "eo", FS | PATH,
+	    "file",
+	    "walk a file's extent tree: root, current, next, prev, up, "
+	    "down, nl, pl, ns, ps, goto, info, print_all; extent_close")
 DBG_COMMAND(do_bmap, "bmap", NULL, FS | PATH,
 	    "file logical_block",
 	    "the physical block behind a logical block (0: a hole)")
@@ -135,6 +142,12 @@ DBG_COMMAND(do_freefrag, "freefrag", "e2freefrag", BM,
 DBG_COMMAND(do_dump_mmp, "dump_mmp", NULL, FS,
 	    "[block]",
 	    "the multiple-mount protection block")
+DBG_COMMAND(do_list_quota, "list_quota", "lq", FS,
+	    "quota_type",
+	    "every record of a quota file (user, group or project)")
+DBG_COMMAND(do_get_quota, "get_quota", "gq", FS,
+	    "quota_type id",
+	    "one id's record of a quota file")
 
 /* extended attributes */
 DBG_COMMAND(do_ea_list, "ea_list", NULL, FS | PATH,
@@ -180,6 +193,9 @@ DBG_COMMAND(do_freei, "freei", NULL, RW | BM | PATH,
 DBG_COMMAND(do_clri, "clri", NULL, RW | PATH,
 	    "file ...",
 	    "clear inodes to zeros (nothing else follows)")
+DBG_COMMAND(do_modify_inode, "modify_inode", "mi", RW | PATH,
+	    "file",
+	    "change base inode fields at prompts, answers from standard input")
 DBG_COMMAND(do_zap_block, "zap_block", "zap", RW | PATH,
 	    "[-f file] [-o offset] [-l length] [-p pattern] [-b bit] block",
 	    "fill part of a block with a byte, or flip one bit")

@@ -35,6 +35,8 @@ struct dbg_ctx {
 	int quit;		/* set by quit */
 	unsigned int failed;	/* number of commands that failed */
 	time_t now;		/* set_current_time, 0: the system clock */
+	ext2_extent_handle_t extent;	/* extent_open's handle, or NULL */
+	ext2_ino_t extent_ino;		/* ... and its inode */
 };
 
 /* Command flags. */
@@ -82,6 +84,11 @@ int64_t dbg_decode_time(uint32_t sec, uint32_t extra, int has_extra,
 /* Format SECS as "YYYY-MM-DD HH:MM:SS" UTC into BUF (at least 32). */
 void dbg_format_time(int64_t secs, char *buf, size_t len);
 
+/* extent_cmds.c --- the extent_open sub-shell: run ARGV as one of its
+ * commands (-1 when it is none), and close its handle. */
+int dbg_extent_command(struct dbg_ctx *ctx, int argc, char **argv);
+void dbg_extent_drop(struct dbg_ctx *ctx);
+
 /* util.c --- session helpers */
 void dbg_error(struct dbg_ctx *ctx, const char *cmd, errcode_t code,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -100,6 +107,10 @@ int dbg_read_inode(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
  * Prints usage or the error itself; 0 on success. */
 int dbg_file_arg(struct dbg_ctx *ctx, int argc, char **argv, ext2_ino_t *ino,
 		 struct ext2_inode_large *in);
+/* The same into a new buffer of the full inode size (free() it); NULL
+ * after the error line. */
+struct ext2_inode_large *dbg_file_arg_new(struct dbg_ctx *ctx, int argc,
+					  char **argv, ext2_ino_t *ino);
 /* Parse a block number of the open fs; prints the error itself. */
 int dbg_parse_block(struct dbg_ctx *ctx, const char *cmd, const char *s,
 		    blk64_t *blk);

@@ -19,6 +19,9 @@ debugfs_debugfs_SOURCES = \
 	debugfs/misc_cmds.c \
 	debugfs/zap_cmds.c \
 	debugfs/mmp_cmds.c \
+	debugfs/quota_cmds.c \
+	debugfs/mi_cmds.c \
+	debugfs/extent_cmds.c \
 	debugfs/jrun_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \

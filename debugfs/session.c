@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * session.c --- opening and closing the image of a debugfs session, and the
- * open, close and params commands.
+ * open, close, init_filesys and params commands.
  */
 #include "config.h"
 #include <errno.h>
@@ -134,6 +134,7 @@ int dbg_close_fs(struct dbg_ctx *ctx, int all)
 
 	if (!ctx->fs)
 		return 0;
+	dbg_extent_drop(ctx);
 	if (ctx->open.rw) {
 		if (all)
 			ctx->fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
@@ -212,6 +213,54 @@ int do_open(struct dbg_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	return dbg_open_fs(ctx, argv[optind], &o);
+}
+
+/*
+ * init_filesys device blocks_count: as the reference, a file system
+ * structure made in memory by libext2fs (default geometry, no group
+ * tables placed yet) over DEVICE; the session writes it at close.
+ */
+int do_init_filesys(struct dbg_ctx *ctx, int argc, char **argv)
+{
+	struct ext2_super_block param;
+	ext2_filsys fs = NULL;
+	uint64_t blocks;
+	errcode_t err;
+
+	if (argc != 3) {
+		dbg_usage(ctx, argv[0]);
+		return 1;
+	}
+	if (ctx->fs) {
+		dbg_error(ctx, argv[0], 0, "%s is already open; close it first",
+			  ctx->device);
+		return 1;
+	}
+	if (dbg_parse_u64(argv[2], UINT32_MAX, &blocks) || !blocks) {
+		dbg_error(ctx, argv[0], 0, "Bad blocks count - %s", argv[2]);
+		return 1;
+	}
+	if (check_not_mounted(ctx, argv[1]))
+		return 1;
+	memset(&param, 0, sizeof(param));
+	ext2fs_blocks_count_set(&param, blocks);
+	err = ext2fs_initialize(argv[1], 0, &param, unix_io_manager, &fs);
+	if (err) {
+		dbg_error(ctx, argv[0], err, "%s: initializing", argv[1]);
+		return 1;
+	}
+	ctx->device = strdup(argv[1]);
+	if (!ctx->device) {
+		ext2fs_free(fs);
+		dbg_error(ctx, argv[0], EXT2_ET_NO_MEMORY, NULL);
+		return 1;
+	}
+	ctx->fs = fs;
+	memset(&ctx->open, 0, sizeof(ctx->open));
+	ctx->open.rw = 1;
+	ctx->root = ctx->cwd = EXT2_ROOT_INO;
+	fs->now = ctx->now;
+	return 0;
 }
 
 /* Used by main.c for its own option loop. */

@@ -14,6 +14,19 @@
 #endif
 
 #define PROMPT "debugfs: "
+
+/* The interactive prompt: the reference's, naming the inode whose extent
+ * tree extent_open holds. */
+static const char *prompt(struct dbg_ctx *ctx)
+{
+	static char buf[48];
+
+	if (!ctx->extent)
+		return PROMPT;
+	snprintf(buf, sizeof(buf), "debugfs (extent ino %u): ",
+		 ctx->extent_ino);
+	return buf;
+}
 #define HISTORY_LINES 1000
 
 /* Strip the trailing newline; returns the line. */
@@ -222,7 +235,7 @@ int dbg_run_interactive(struct dbg_ctx *ctx)
 	stifle_history(HISTORY_LINES);
 	if (hist)
 		read_history(hist);
-	while (!ctx->quit && (line = readline(PROMPT))) {
+	while (!ctx->quit && (line = readline(prompt(ctx)))) {
 		char *p = line;
 
 		while (*p == ' ' || *p == '\t')
@@ -254,7 +267,7 @@ int dbg_run_interactive(struct dbg_ctx *ctx)
 
 	ctx->interactive = 1;
 	while (!ctx->quit) {
-		fputs(PROMPT, ctx->out);
+		fputs(prompt(ctx), ctx->out);
 		fflush(ctx->out);
 		if (getline(&line, &cap, stdin) == -1)
 			break;

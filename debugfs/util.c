@@ -209,3 +209,20 @@ int dbg_file_arg(struct dbg_ctx *ctx, int argc, char **argv, ext2_ino_t *ino,
 	return dbg_resolve(ctx, argv[0], argv[1], ino) ||
 	       dbg_read_inode(ctx, argv[0], *ino, in);
 }
+
+struct ext2_inode_large *dbg_file_arg_new(struct dbg_ctx *ctx, int argc,
+					  char **argv, ext2_ino_t *ino)
+{
+	struct ext2_inode_large *in;
+
+	in = calloc(1, EXT2_INODE_SIZE(ctx->fs->super));
+	if (!in) {
+		dbg_error(ctx, argv[0], EXT2_ET_NO_MEMORY, NULL);
+		return NULL;
+	}
+	if (dbg_file_arg(ctx, argc, argv, ino, in)) {
+		free(in);
+		return NULL;
+	}
+	return in;
+}

@@ -2,9 +2,9 @@
 /*
  * quota.c --- quota usage: pass 1 adds every inode's space and count to
  * its user, group and project; after pass 5 the quota files (format v2,
- * revision 1: a four-level radix tree of 1 KiB blocks over 72-byte
- * records) must say the same.  The repair writes the file anew with the
- * counted usage and the limits it held (lib/repair_quota.c).
+ * revision 1, read through libe2x's reader, e2x-quota.h) must say the
+ * same.  The repair writes the file anew with the counted usage and the
+ * limits it held (lib/repair_quota.c).
  */
 #include "config.h"
 #include <stdio.h>
@@ -12,15 +12,6 @@
 #include <string.h>
 #include "problem.h"
 
-#define QT_BLKSIZE 1024
-#define QT_TREEDEPTH 4
-#define QT_DATA_HDR 16
-#define V2R1_ENTRY 72
-#define QT_MAX_BLOCKS (1U << 20)
-
-static const uint32_t qmagic[FSCK_QUOTA_TYPES] = {
-	0xd9c01f11, 0xd9c01927, 0xd9c03f14
-};
 static const char *const qname[FSCK_QUOTA_TYPES] = {
 	"user", "group", "project"
 };
@@ -124,99 +115,36 @@ void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
 	}
 }
 
-/* Read the whole quota file (bounded). */
-static errcode_t read_qfile(ext2_filsys fs, ext2_ino_t ino, char **buf,
-			    uint64_t *len)
+/* One record of the quota file: its figures go beside the counted ones,
+ * its limits and grace times are kept for a rewrite. */
+static int take_record(const struct e2x_dquot *dq, void *priv)
 {
-	ext2_file_t f = NULL;
-	unsigned int got;
-	errcode_t err;
-	uint64_t size;
+	struct qusage *q = qmap_get(priv, dq->id);
 
-	*buf = NULL;
-	err = ext2fs_file_open(fs, ino, 0, &f);
-	if (err)
-		return err;
-	size = ext2fs_file_get_size(f);
-	if (size > (uint64_t)QT_MAX_BLOCKS * QT_BLKSIZE || size < 2 * QT_BLKSIZE) {
-		err = E2X_ERR_CORRUPT;
-		goto out;
+	if (q && !q->on_disk) {
+		q->on_disk = 1;
+		q->dinodes = dq->curinodes;
+		q->dspace = dq->curspace;
+		q->limits[0] = dq->ihardlimit;
+		q->limits[1] = dq->isoftlimit;
+		q->limits[2] = dq->bhardlimit;
+		q->limits[3] = dq->bsoftlimit;
+		q->btime = dq->btime;
+		q->itime = dq->itime;
 	}
-	err = ext2fs_get_memzero(size, buf);
-	if (!err)
-		err = ext2fs_file_read(f, *buf, size, &got);
-	if (!err && got != size)
-		err = E2X_ERR_CORRUPT;
-	*len = size;
-out:
-	ext2fs_file_close(f);
-	if (err) {
-		ext2fs_free_mem(buf);
-		*buf = NULL;
-	}
-	return err;
-}
-
-/* Walk the tree from block BLK at DEPTH; records go into M. */
-static int walk_tree(const char *buf, uint64_t len, uint32_t blk, int depth,
-		     struct qmap *m, unsigned int *visits)
-{
-	const uint32_t *ref;
-	int i;
-
-	/* blk + 1 in 64 bits: 0xffffffff must not wrap to block 0 */
-	if (!blk || ((uint64_t)blk + 1) * QT_BLKSIZE > len ||
-	    ++*visits > QT_MAX_BLOCKS)
-		return -1;
-	ref = (const uint32_t *)(buf + (uint64_t)blk * QT_BLKSIZE);
-	if (depth == QT_TREEDEPTH) {
-		const char *data = (const char *)ref;
-		unsigned int off;
-
-		for (off = QT_DATA_HDR; off + V2R1_ENTRY <= QT_BLKSIZE;
-		     off += V2R1_ENTRY) {
-			const char *e = data + off;
-			uint32_t id;
-			uint64_t cur_inodes, cur_space;
-			struct qusage *q;
-			int k, empty = 1;
-
-			for (k = 0; k < V2R1_ENTRY && empty; k++)
-				empty = !e[k];
-			if (empty)
-				continue;
-			memcpy(&id, e, 4);
-			memcpy(&cur_inodes, e + 24, 8);
-			memcpy(&cur_space, e + 48, 8);
-			q = qmap_get(m, id);
-			if (!q || q->on_disk)
-				continue;
-			q->on_disk = 1;
-			q->dinodes = cur_inodes;
-			q->dspace = cur_space;
-			memcpy(&q->limits[0], e + 8, 16);
-			memcpy(&q->limits[2], e + 32, 16);
-			memcpy(&q->btime, e + 56, 8);
-			memcpy(&q->itime, e + 64, 8);
-		}
-		return 0;
-	}
-	for (i = 0; i < QT_BLKSIZE / 4; i++)
-		if (ref[i] && walk_tree(buf, len, ref[i], depth + 1, m, visits))
-			return -1;
 	return 0;
 }
 
 /*
  * Write quota file T anew: every id that was on disk or owns something,
  * with the usage counted and the limits and grace times it had; ids with
- * neither usage nor limits go (id 0 stays).  HDR is the old file's start.
+ * neither usage nor limits go (id 0 stays).  INFO is the old file's
+ * header.
  */
-static errcode_t rewrite(ext2_filsys fs, int t, const char *hdr,
-			 struct qmap *m)
+static errcode_t rewrite(ext2_filsys fs, int t,
+			 const struct e2x_quota_info *info, struct qmap *m)
 {
-	struct e2x_quota_info info;
-	struct e2x_quota_rec *recs;
+	struct e2x_dquot *recs;
 	size_t i, n = 0;
 	errcode_t err;
 
@@ -225,7 +153,7 @@ static errcode_t rewrite(ext2_filsys fs, int t, const char *hdr,
 		return EXT2_ET_NO_MEMORY;
 	for (i = 0; i < m->cap; i++) {
 		struct qusage *q = &m->v[i];
-		struct e2x_quota_rec *r = &recs[n];
+		struct e2x_dquot *r = &recs[n];
 
 		if (!q->used)
 			continue;
@@ -243,11 +171,7 @@ static errcode_t rewrite(ext2_filsys fs, int t, const char *hdr,
 		r->itime = q->itime;
 		n++;
 	}
-	info.magic = qmagic[t];
-	memcpy(&info.bgrace, hdr + 8, 4);
-	memcpy(&info.igrace, hdr + 12, 4);
-	memcpy(&info.flags, hdr + 16, 4);
-	err = e2x_repair_quota_write(fs, quota_ino(fs, t), &info, recs, n);
+	err = e2x_repair_quota_write(fs, quota_ino(fs, t), info, recs, n);
 	free(recs);
 	return err;
 }
@@ -257,19 +181,17 @@ static void check_type(struct fsck_ctx *ctx, int t)
 	ext2_filsys fs = ctx->fs;
 	struct qmap *m = &ctx->qmaps[t];
 	struct problem_ctx pctx;
-	unsigned int visits = 0, reports = 0, fixed = 0;
+	struct e2x_quota_file *qf;
+	struct e2x_quota_info info;
+	unsigned int reports = 0, fixed = 0;
 	char what[48];
-	uint32_t magic;
-	uint64_t len;
-	char *buf;
 	size_t i;
 
-	if (read_qfile(fs, quota_ino(fs, t), &buf, &len))
+	if (e2x_quota_open(fs, t, &qf))
 		return;		/* PR_0_QUOTA_INODE covers unusable files */
-	memcpy(&magic, buf, 4);
 	pctx_clear(&pctx);
 	pctx.str = qname[t];
-	if (magic != qmagic[t] || walk_tree(buf, len, 1, 0, m, &visits)) {
+	if (e2x_quota_iterate(qf, take_record, m)) {
 		pctx.ino = quota_ino(fs, t);
 		fix_problem(ctx, PR_5_QUOTA_FILE, &pctx);
 		goto out;
@@ -295,7 +217,8 @@ static void check_type(struct fsck_ctx *ctx, int t)
 	if (fixed) {
 		blk64_t before = ext2fs_free_blocks_count(fs->super);
 
-		if (fsck_alloc_prepare(ctx) || rewrite(fs, t, buf, m)) {
+		e2x_quota_file_info(qf, &info);
+		if (fsck_alloc_prepare(ctx) || rewrite(fs, t, &info, m)) {
 			ctx->problems_fixed -= fixed;
 			ctx->problems_unfixed += fixed;
 		}
@@ -305,7 +228,7 @@ static void check_type(struct fsck_ctx *ctx, int t)
 				before - ext2fs_free_blocks_count(fs->super);
 	}
 out:
-	ext2fs_free_mem(&buf);
+	e2x_quota_close(qf);
 }
 
 void fsck_quota_check(struct fsck_ctx *ctx)

@@ -145,24 +145,13 @@ errcode_t e2x_repair_set_dotdot(ext2_filsys fs, ext2_ino_t ino,
 errcode_t e2x_repair_root_create(ext2_filsys fs, int flags);
 
 /* repair_quota.c */
-/* One quota record (format v2 revision 1) and the file's format
- * information. */
-struct e2x_quota_rec {
-	uint32_t id;
-	uint64_t ihardlimit, isoftlimit, curinodes;
-	uint64_t bhardlimit, bsoftlimit, curspace;
-	uint64_t btime, itime;
-};
-struct e2x_quota_info {
-	uint32_t magic, bgrace, igrace, flags;
-};
 /* Write quota file INO anew holding RECS[0..N) (sorted here by id; ids
  * must be unique) through e2x_file_write(): the old length is overwritten
  * whole, and the file grows (blocks allocated) when the tree needs more
  * room. */
 errcode_t e2x_repair_quota_write(ext2_filsys fs, ext2_ino_t ino,
 				 const struct e2x_quota_info *info,
-				 struct e2x_quota_rec *recs, size_t n);
+				 struct e2x_dquot *recs, size_t n);
 
 /* repair_super.c */
 /* The primary superblock of DEVICE (opened through MGR, unix_io when

@@ -155,6 +155,7 @@ errcode_t e2x_journal_remove(ext2_filsys fs);
 #include "e2x-journal.h"
 #include "e2x-populate.h"
 #include "e2x-edit.h"
+#include "e2x-quota.h"
 #include "e2x-repair.h"
 #include "e2x-cache.h"
 

@@ -133,6 +133,12 @@ lib_libe2x_la_SOURCES += \
 	lib/group_meta.c
 e2xinclude_HEADERS += lib/e2x-edit.h
 
+# Quota files, read only (e2x-quota.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-quota.h \
+	lib/quota_read.c
+e2xinclude_HEADERS += lib/e2x-quota.h
+
 # Repair primitives e2fsck builds its fixes from (e2x-repair.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-repair.h \

@@ -51,7 +51,7 @@ static uint32_t new_block(struct qbuild *b)
 }
 
 /* The data block record R goes into: its number, or 0 when out of room. */
-static uint32_t place_record(struct qbuild *b, const struct e2x_quota_rec *r)
+static uint32_t place_record(struct qbuild *b, const struct e2x_dquot *r)
 {
 	unsigned char *e;
 	int i, empty = 1;
@@ -84,7 +84,7 @@ static uint32_t place_record(struct qbuild *b, const struct e2x_quota_rec *r)
 /* Tree node BLK at DEPTH over the records R[0..N) (sorted, sharing the
  * id bytes of the levels above). */
 static void build_node(struct qbuild *b, uint32_t blk, int depth,
-		       const struct e2x_quota_rec *r, size_t n)
+		       const struct e2x_dquot *r, size_t n)
 {
 	int shift = (QDEPTH - 1 - depth) * 8;
 	size_t i = 0, j;
@@ -111,15 +111,15 @@ static void build_node(struct qbuild *b, uint32_t blk, int depth,
 
 static int rec_cmp(const void *a, const void *b)
 {
-	uint32_t x = ((const struct e2x_quota_rec *)a)->id;
-	uint32_t y = ((const struct e2x_quota_rec *)b)->id;
+	uint32_t x = ((const struct e2x_dquot *)a)->id;
+	uint32_t y = ((const struct e2x_dquot *)b)->id;
 
 	return x < y ? -1 : x > y;
 }
 
 errcode_t e2x_repair_quota_write(ext2_filsys fs, ext2_ino_t ino,
 				 const struct e2x_quota_info *info,
-				 struct e2x_quota_rec *recs, size_t n)
+				 struct e2x_dquot *recs, size_t n)
 {
 	struct ext2_inode inode;
 	struct qbuild b;

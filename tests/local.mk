@@ -200,3 +200,13 @@ tests_unit_test_repair_inode_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_repair_inode_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_repair_inode
 endif
+
+# The read-only quota file reader (lib/quota_read.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/test_quota_read
+tests_unit_test_quota_read_SOURCES = tests/unit/unit.h \
+	tests/unit/test_quota_read.c $(UNIT_FIXTURE)
+tests_unit_test_quota_read_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_quota_read_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/test_quota_read
+endif

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # interactive.sh --- the debugfs shell in a real terminal (tmux): a typed
 # command runs, Tab completes a path inside the image and a command name,
-# Up recalls the previous line, quit leaves, and the history file keeps
-# the commands for the next session.
+# Up recalls the previous line, extent_open's prompt names the inode, quit
+# leaves, and the history file keeps the commands for the next session.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 dbg=$top_builddir/debugfs/debugfs
@@ -77,6 +77,13 @@ keys Up
 wait_for '^debugfs: cd /somedir/$' || fail "Up did not recall the last line"
 keys C-u 'pwd' Enter
 wait_for '^/somedir$' || fail "pwd after cd"
+
+# extent_open: the prompt names the inode until extent_close
+keys 'eo pathfile' Enter
+wait_for '^debugfs \(extent ino [0-9]+\): ?$' ||
+	fail "no extent prompt after extent_open"
+keys 'ec' Enter
+wait_for '^debugfs \(extent ino [0-9]+\): ec$' || fail "extent_close not typed"
 
 keys 'quit' Enter
 wait_for '^EXITED-0$' || fail "quit did not leave with status 0"

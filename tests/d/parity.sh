@@ -6,8 +6,9 @@
 # script that parses "ls -l" reads the same from both; the commands added
 # for parity (bmap, filefrag, supported_features, dump_mmp,
 # set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
-# name, journal_run, -z undo, -n); write from
-# /dev/null and from a pipe; and the reproducers of issue 14's bugs
+# name, journal_run, list_quota, get_quota, modify_inode, init_filesys,
+# extent_open, -z undo, -n);
+# write from /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -129,6 +130,48 @@ for c in "seq 0x12345" "nodename hostA" "check_interval 9"; do
 		fail "smmp $c: $(diff "$work/m1.out" "$work/m2.out" | tr '\n' ' ')"
 	clean "$work/m2.img" "smmp $c"
 done
+# list_quota and get_quota: every record and single ids, byte for byte,
+# on quota files the reference's e2fsck brought up to date (ids sharing
+# a data block, an id with no record, numbers for types, bad types)
+qimg=$work/quota.img
+mk -b 1024 -O quota,project "$qimg" 8M
+{
+	echo "write /etc/hostname a"; echo "sif a uid 1000"; echo "sif a gid 77"
+	echo "write /dev/null b"; echo "sif b uid 5"
+	echo "write /dev/null c"; echo "sif c uid 70000"; echo "sif c gid 70000"
+} | "$ref" -w -f - "$qimg" >/dev/null 2>&1
+"$fsck" -fy "$qimg" >/dev/null 2>&1
+for c in "lq user" "lq group" "lq project" "list_quota USER" "lq 1" \
+	"gq user 1000" "gq user 0x11170" "get_quota 1 77" "gq group 9" \
+	"gq project 0" "gq user -1" "lq 3" "lq bogus"; do
+	"$ref" -R "$c" "$qimg" > "$work/ref.out" 2>/dev/null
+	"$dbg" -R "$c" "$qimg" > "$work/our.out" 2>/dev/null
+	cmp -s "$work/ref.out" "$work/our.out" ||
+		fail "$c: $(diff "$work/ref.out" "$work/our.out" | head -4 |
+			tr '\n' ' ')"
+done
+"$dbg" -R "lq user" "$img" >/dev/null 2>&1 &&
+	fail "lq: accepted a file system without quota"
+
+# extent_open: every reading command of its sub-shell, byte for byte, on
+# a two-level tree (holes punched by the reference), and extent_close
+eimg=$work/eo.img
+mk -b 1024 "$eimg" 8M
+head -c 13000 /dev/urandom > "$work/big"
+{
+	echo "write $work/big s"
+	for i in 1 3 5 7 9 11; do echo "punch s $i $i"; done
+	echo "write /etc/hostname t"
+} | "$ref" -w -f - "$eimg" >/dev/null 2>&1
+printf '%s\n' "eo s" info root info down info next next prev up last_leaf \
+	nl pl first_sib last_sib ns ps print_all "all --leaf-only" \
+	"all --reverse" "all --reverse-leaf" "goto 6" current d u n p ec \
+	"eo t" all ec "ec" > "$work/eo.cmds"
+"$ref" -f "$work/eo.cmds" "$eimg" > "$work/ref.out" 2>/dev/null
+"$dbg" -f "$work/eo.cmds" "$eimg" > "$work/our.out" 2>/dev/null
+cmp -s "$work/ref.out" "$work/our.out" ||
+	fail "extent_open: $(diff "$work/ref.out" "$work/our.out" | head -4 |
+		tr '\n' ' ')"
 
 # 5. writing commands: same bytes as the reference, or e2fsck's verdict
 blk=$("$ref" -R "bmap f 1" "$img" 2>/dev/null)
@@ -144,6 +187,49 @@ for c in "zap_block $blk" "zap_block -o 10 -l 20 -p 0x41 $blk" \
 	dd if="$img" bs=1024 skip="$blk" count=1 2>/dev/null | cmp -s - "$work/b2" &&
 		fail "$c: block unchanged"
 done
+# modify_inode: the same prompts on standard output, the same fields
+# changed (the reference's stat but for i_version and so the checksum),
+# answers from stdin after -R and interleaved with the script after -f -;
+# an empty answer keeps a field, one that does not parse is refused
+n31='\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n'
+for a in '0100600\n0x10\n7\n\nabc\n' '\n\n\n\n\n\n\n\n\n\n\n\n0x1234\n' \
+	"$n31"; do
+	cp "$img" "$work/m1.img"; cp "$img" "$work/m2.img"
+	printf "$a" | "$ref" -w -R "mi f" "$work/m1.img" > "$work/m1.out" 2>/dev/null
+	printf "$a" | "$dbg" -w -R "mi f" "$work/m2.img" > "$work/m2.out" 2>/dev/null ||
+		fail "mi f <$a failed"
+	cmp -s "$work/m1.out" "$work/m2.out" || fail "mi <$a: prompts differ"
+	for m in m1 m2; do
+		"$ref" -R "stat f" "$work/$m.img" 2>/dev/null |
+			grep -v 'Version:\|checksum:' > "$work/$m.out"
+	done
+	cmp -s "$work/m1.out" "$work/m2.out" ||
+		fail "mi <$a: $(diff "$work/m1.out" "$work/m2.out" | tr '\n' ' ')"
+	clean "$work/m2.img" "mi <$a"
+done
+cp "$img" "$work/m2.img"
+printf "mi f\n0100640\n44$n31"'sif f gid 3\n' |
+	"$dbg" -w -f - "$work/m2.img" >/dev/null 2>&1
+"$ref" -R "stat f" "$work/m2.img" 2>/dev/null | grep -q 'Mode:  0640' ||
+	fail "mi after -f -: mode not taken from the script"
+"$ref" -R "stat f" "$work/m2.img" 2>/dev/null |
+	grep -q 'User:    44   Group:     3' ||
+	fail "mi after -f -: the script did not go on after the answers"
+# init_filesys: the superblock the reference writes at close, but for
+# its times and the random UUID and hash seed; a bad count is refused
+init_sb() {
+	rm -f "$work/i.img"; truncate -s 8M "$work/i.img"
+	"$1" -R "init_filesys $work/i.img 4096" >/dev/null 2>&1
+	/usr/sbin/dumpe2fs -h "$work/i.img" 2>/dev/null |
+		grep -v 'UUID\|time\|created\|checked\|Hash Seed' > "$2"
+}
+init_sb "$ref" "$work/i.ref"
+init_sb "$dbg" "$work/i.dbg"
+[ -s "$work/i.ref" ] && cmp -s "$work/i.ref" "$work/i.dbg" ||
+	fail "init_filesys: $(diff "$work/i.ref" "$work/i.dbg" | head -4 |
+		tr '\n' ' ')"
+"$dbg" -R "init_filesys $work/i.img 12x" >/dev/null 2>&1 &&
+	fail "init_filesys: a bad blocks count was accepted"
 cp "$img" "$work/c.img"
 "$dbg" -w -R "clri f" "$work/c.img" || fail "clri failed"
 "$fsck" -fn "$work/c.img" 2>&1 | grep -q "Entry 'f' in / (2) has deleted/unused inode 12" ||

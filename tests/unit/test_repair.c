@@ -406,7 +406,7 @@ START_TEST(quota_write_finds_every_id)
 {
 	static const char hdr_file[2048];
 	struct e2x_quota_info info = { 0xd9c01f11, 604800, 604800, 0 };
-	struct e2x_quota_rec recs[40];
+	struct e2x_dquot recs[40];
 	unsigned char *buf;
 	ext2_ino_t ino;
 	size_t got, off;
