@@ -222,6 +222,15 @@ static uint64_t ea_block_sectors(struct p1_inode *st)
 	       (st->fs->blocksize / 512);
 }
 
+/* An encrypted target starts with its ciphertext length (16 bits, little
+ * endian); the two length bytes count in i_size. */
+static size_t encrypted_target_len(const void *buf)
+{
+	const unsigned char *b = buf;
+
+	return (size_t)(b[0] | (b[1] << 8)) + 2;
+}
+
 /* A symlink with its target in i_block. */
 static void check_fast_symlink(struct p1_inode *st)
 {
@@ -235,10 +244,17 @@ static void check_fast_symlink(struct p1_inode *st)
 		       "a short symlink with a block map flag");
 		return;
 	}
+	if (!size) {
+		st->bad = 1;
+		report(st, PR_1_SYMLINK_BAD, 0, 0, "empty target");
+		return;
+	}
 	if (in->i_flags & EXT4_ENCRYPT_FL) {
-		if (size > sizeof(in->i_block)) {
+		len = encrypted_target_len(in->i_block);
+		if (len >= sizeof(in->i_block) || len != size) {
 			st->bad = 1;
-			report(st, PR_1_SYMLINK_BAD, 0, 0, "size too large");
+			report(st, PR_1_SYMLINK_BAD, 0, 0,
+			       "size differs from the encrypted target's");
 		}
 		return;
 	}
@@ -271,15 +287,16 @@ static void check_slow_symlink(struct p1_inode *st)
 		report(st, PR_1_SYMLINK_BAD, 0, 0, "size out of range");
 		return;
 	}
-	if (st->inode->i_flags & EXT4_ENCRYPT_FL)
-		return;
 	if (ext2fs_bmap2(fs, st->ino, (struct ext2_inode *)st->inode, NULL, 0,
 			 0, NULL, &pblk) || !pblk)
 		return;
 	if (ext2fs_get_mem(fs->blocksize, &buf))
 		return;
 	if (!io_channel_read_blk64(fs->io, pblk, 1, buf)) {
-		len = strnlen(buf, fs->blocksize);
+		if (st->inode->i_flags & EXT4_ENCRYPT_FL)
+			len = encrypted_target_len(buf);
+		else
+			len = strnlen(buf, fs->blocksize);
 		if (len != size) {
 			st->bad = 1;
 			report(st, PR_1_SYMLINK_BAD, 0, 0,

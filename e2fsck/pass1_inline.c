@@ -216,8 +216,10 @@ void p1_check_inline(struct p1_inode *st)
 		return;
 	}
 	st->inline_cap = EXT4_MIN_INLINE_DATA_SIZE + vlen;
+	/* a directory's and a symlink's size is all of the inline data */
 	if (size > st->inline_cap ||
-	    (LINUX_S_ISDIR(in->i_mode) && size != st->inline_cap)) {
+	    ((LINUX_S_ISDIR(in->i_mode) || LINUX_S_ISLNK(in->i_mode)) &&
+	     size != st->inline_cap)) {
 		pctx.num = size;
 		pctx.num2 = st->inline_cap;
 		if (!inline_problem(st, PR_1_INLINE_SIZE, &pctx))

@@ -69,6 +69,13 @@ bigalloc_shift() {	# first extent of /big: physical start + 1
 	[ -n "$s" ] && dbg "sif /big block[5] $((s + 1))"
 }
 iblocks_off() { dbg "sif /big blocks 8"; }
+symlink_empty() {	# size 0 and no target bytes
+	dbg "symlink /elink abc" && dbg "sif /elink size 0" &&
+		dbg "sif /elink block[0] 0"
+}
+symlink_inline_short() {	# an inline target (past 60 bytes) cut short
+	dbg "symlink /ilink $(printf '%080d' 0)" && dbg "sif /ilink size 70"
+}
 inline_dir_size() { dbg "mkdir /idir" && dbg "sif /idir size 100"; }
 extent_far() { dbg "sif /big block[5] 0x7ffffff0"; }	# first extent's start
 ind_far() { dbg "sif /big block[2] 0x7ffffff0"; }	# third direct pointer
