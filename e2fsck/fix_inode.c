@@ -29,6 +29,7 @@ enum p1_repair {
 	RP_SIZE,		/* i_size := num2 */
 	RP_EA_DROP,		/* forget the attribute block */
 	RP_MODE_ZERO,		/* reserved inode: no file mode */
+	RP_MODE_DIR,		/* the type becomes directory */
 	RP_MAP,			/* repair the block map after the walk */
 	RP_EA_REWRITE,		/* attribute block: hashes and checksum */
 	RP_IBODY_CLEAR,		/* forget the in-inode attributes */
@@ -57,6 +58,8 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_INDEX_NO_FEATURE, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_HUGE_NO_FEATURE, RP_CLEAR_FLAG, EXT4_HUGE_FILE_FL },
 	{ PR_1_DEVICE_BAD, RP_CLEAR_INODE, 0 },
+	{ PR_1_DEVICE_SIZE, RP_SIZE, 0 },
+	{ PR_1_SPECIAL_IS_DIR, RP_MODE_DIR, 0 },
 	{ PR_1_FAST_SYMLINK_BAD, RP_CLEAR_INODE, 0 },
 	{ PR_1_SYMLINK_BAD, RP_CLEAR_INODE, 0 },
 	{ PR_1_INLINE_TYPE, RP_CLEAR_FLAG, EXT4_INLINE_DATA_FL },
@@ -255,6 +258,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_MODE_ZERO:
 		in->i_mode = 0;
+		break;
+	case RP_MODE_DIR:
+		in->i_mode = (in->i_mode & ~LINUX_S_IFMT) | LINUX_S_IFDIR;
 		break;
 	case RP_MAP:
 		st->fix_map = 1;

@@ -178,6 +178,54 @@ static void check_extra_times(struct p1_inode *st)
 	}
 }
 
+/*
+ * A device, fifo or socket whose mode alone is wrong: its i_block maps
+ * (block map, no flags) whole blocks up to i_size, and the first block
+ * opens with "." naming the inode and then "..".  A device number never
+ * looks like that.
+ */
+static int special_is_dir(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	struct ext2_inode_large *in = st->inode;
+	uint64_t size = EXT2_I_SIZE(in);
+	struct ext2_dir_entry_2 *d;
+	unsigned int i, nblk, rec;
+	char *buf = NULL;
+	int ok = 0;
+
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL |
+			   EXT2_INDEX_FL))
+		return 0;
+	if (!size || (size & (fs->blocksize - 1)) ||
+	    size > (uint64_t)EXT2_NDIR_BLOCKS * fs->blocksize)
+		return 0;
+	nblk = size / fs->blocksize;
+	for (i = 0; i < EXT2_N_BLOCKS; i++) {
+		if (i < nblk && !fsck_block_in_fs(fs, in->i_block[i]))
+			return 0;
+		if (i >= nblk && in->i_block[i])
+			return 0;
+	}
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	if (io_channel_read_blk64(fs->io, in->i_block[0], 1, buf))
+		goto out;
+	d = (struct ext2_dir_entry_2 *)buf;
+	if (ext2fs_get_rec_len(fs, (struct ext2_dir_entry *)d, &rec))
+		goto out;
+	if (d->inode != st->ino || d->name_len != 1 || d->name[0] != '.' ||
+	    rec < 12 || rec + 12 > fs->blocksize)
+		goto out;
+	d = (struct ext2_dir_entry_2 *)(buf + rec);
+	ok = d->inode && d->inode <= fs->super->s_inodes_count &&
+	     d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.' &&
+	     d->rec_len >= 12;
+out:
+	ext2fs_free_mem(&buf);
+	return ok;
+}
+
 /* Character and block devices, fifos and sockets hold no data. */
 static void check_device(struct p1_inode *st)
 {
@@ -195,6 +243,8 @@ static void check_device(struct p1_inode *st)
 	for (i = 4; i < EXT2_N_BLOCKS; i++)
 		if (in->i_block[i])
 			goto bad;
+	if (EXT2_I_SIZE(in))
+		report(st, PR_1_DEVICE_SIZE, EXT2_I_SIZE(in), 0, NULL);
 	return;
 bad:
 	st->bad = 1;
@@ -569,6 +619,10 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		report(st, PR_1_ROOT_NOT_DIR, 0, 0, NULL);
 		st->bad = 1;
 	}
+	if ((ft == EXT2_FT_CHRDEV || ft == EXT2_FT_BLKDEV ||
+	     ft == EXT2_FT_FIFO || ft == EXT2_FT_SOCK) && special_is_dir(st) &&
+	    report(st, PR_1_SPECIAL_IS_DIR, in->i_mode, 0, NULL))
+		ft = EXT2_FT_DIR;
 	st->is_dir = ft == EXT2_FT_DIR;
 	check_flags(st);
 	if (st->is_dir && (in->i_flags & EXT2_INDEX_FL) &&

@@ -89,6 +89,8 @@ dup_block() {	# /small's one block becomes /big's first (extent or direct)
 	fi
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
+fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
+dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
