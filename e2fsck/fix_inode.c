@@ -30,6 +30,7 @@ enum p1_repair {
 	RP_EA_DROP,		/* forget the attribute block */
 	RP_MODE_ZERO,		/* reserved inode: no file mode */
 	RP_MODE_DIR,		/* the type becomes directory */
+	RP_ZERO_BASE,		/* the 128-byte base inode becomes zeros */
 	RP_MAP,			/* repair the block map after the walk */
 	RP_EA_REWRITE,		/* attribute block: hashes and checksum */
 	RP_IBODY_CLEAR,		/* forget the in-inode attributes */
@@ -91,6 +92,8 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_IMAGIC, RP_CLEAR_FLAG, EXT2_IMAGIC_FL },
 	{ PR_1_ENCRYPT_NO_FEATURE, RP_CLEAR_FLAG, EXT4_ENCRYPT_FL },
 	{ PR_1_CASEFOLD_NO_FEATURE, RP_CLEAR_FLAG, EXT4_CASEFOLD_FL },
+	{ PR_1_CASEFOLD_NOT_DIR, RP_CLEAR_FLAG, EXT4_CASEFOLD_FL },
+	{ PR_1_BAD_INO_FLAGS, RP_ZERO_BASE, 0 },
 	{ PR_1_EXTENT_ROOT, RP_CLEAR_INODE, 0 },
 	{ PR_1_IND_BLOCK_READ, RP_MAP, 0 },
 	{ PR_1_EXTENT_READ, RP_MAP, 0 },
@@ -258,6 +261,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_MODE_ZERO:
 		in->i_mode = 0;
+		break;
+	case RP_ZERO_BASE:
+		memset(in, 0, EXT2_GOOD_OLD_INODE_SIZE);
 		break;
 	case RP_MODE_DIR:
 		in->i_mode = (in->i_mode & ~LINUX_S_IFMT) | LINUX_S_IFDIR;

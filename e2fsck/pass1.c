@@ -104,6 +104,19 @@ int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
 	return 0;
 }
 
+/* Only a directory folds case (reserved inodes too: none is one). */
+static void check_casefold(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+
+	if (!(in->i_flags & EXT4_CASEFOLD_FL))
+		return;
+	if (!LINUX_S_ISDIR(in->i_mode))
+		report(st, PR_1_CASEFOLD_NOT_DIR, 0, 0, NULL);
+	else if (!ext2fs_has_feature_casefold(st->fs->super))
+		report(st, PR_1_CASEFOLD_NO_FEATURE, 0, 0, NULL);
+}
+
 static void check_flags(struct p1_inode *st)
 {
 	struct ext2_super_block *sb = st->fs->super;
@@ -122,8 +135,7 @@ static void check_flags(struct p1_inode *st)
 		report(st, PR_1_IMAGIC, 0, 0, NULL);
 	if ((f & EXT4_ENCRYPT_FL) && !ext2fs_has_feature_encrypt(sb))
 		report(st, PR_1_ENCRYPT_NO_FEATURE, 0, 0, NULL);
-	if ((f & EXT4_CASEFOLD_FL) && !ext2fs_has_feature_casefold(sb))
-		report(st, PR_1_CASEFOLD_NO_FEATURE, 0, 0, NULL);
+	check_casefold(st);
 }
 
 static void check_extra_isize(struct p1_inode *st)
@@ -520,7 +532,18 @@ static void check_reserved(struct p1_inode *st)
 	ext2_ino_t ino = st->ino;
 	blk64_t d;
 
+	if (ino != EXT2_ROOT_INO)
+		check_casefold(st);
 	if (ino == EXT2_BAD_INO) {
+		/* never inline; an extent tree only where extents can be
+		 * and with a root that says so */
+		if ((in->i_flags & EXT4_INLINE_DATA_FL) ||
+		    ((in->i_flags & EXT4_EXTENTS_FL) &&
+		     (!ext2fs_has_feature_extents(fs->super) ||
+		      ext2fs_le16_to_cpu(((struct ext3_extent_header *)
+					  in->i_block)->eh_magic) !=
+			      EXT3_EXT_MAGIC)))
+			report(st, PR_1_BAD_INO_FLAGS, 0, 0, NULL);
 		if (!(in->i_flags & EXT4_EXTENTS_FL) &&
 		    (in->i_block[0] || in->i_block[EXT2_IND_BLOCK]))
 			p1_walk_blocks(st);

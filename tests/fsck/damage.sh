@@ -91,6 +91,8 @@ dup_block() {	# /small's one block becomes /big's first (extent or direct)
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
 dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
+casefold_file() { dbg "sif /small flags 0x40000000"; }
+bad_ino_extents() { dbg "sif <1> flags 0x80000"; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
