@@ -59,6 +59,9 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "symlinks",
 						   &ctx->inode_lnk);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "value inodes named",
+						   &ctx->ea_inode_refd);
 	return err;
 }
 
@@ -511,6 +514,8 @@ static void check_contents(struct p1_inode *st)
 	}
 	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
 		p1_check_ibody_ea(st);
+	else
+		p1_note_ibody_ea_inodes(st);
 	p1_check_ea_block(st);
 	if ((in->i_flags & EXT4_ENCRYPT_FL) &&
 	    ext2fs_has_feature_encrypt(st->fs->super))
