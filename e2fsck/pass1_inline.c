@@ -163,29 +163,17 @@ void p1_check_ibody_ea(struct p1_inode *st)
 			    start + IBODY_MAGIC_LEN, 0, 0);
 }
 
-/* An inline inode's attributes are not walked by p1_check_ibody_ea:
- * note the value inodes they name, so pass 4 does not take them for
- * orphans. */
+/* An inline inode's attributes (p1_check_inline judged the area): the
+ * value inodes they name count in i_blocks and are not orphans. */
 void p1_note_ibody_ea_inodes(struct p1_inode *st)
 {
-	const char *base = (const char *)st->inode;
-	struct ext2_super_block *sb = st->fs->super;
-	unsigned int start, end, off;
+	unsigned int start, end;
 
 	if (!ibody_area(st->inode, st->isize, &start, &end))
 		return;
-	for (off = start + IBODY_MAGIC_LEN; off + sizeof(
-		     struct ext2_ext_attr_entry) <= end;) {
-		const struct ext2_ext_attr_entry *e = (const void *)(base + off);
-
-		if (EXT2_EXT_IS_LAST_ENTRY(e))
-			break;
-		if (e->e_value_inum >= EXT2_FIRST_INODE(sb) &&
-		    e->e_value_inum <= sb->s_inodes_count)
-			ext2fs_mark_inode_bitmap2(st->ctx->ea_inode_refd,
-						  e->e_value_inum);
-		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
-	}
+	p1_check_ea_entries(st, (const char *)st->inode,
+			    start + IBODY_MAGIC_LEN, end,
+			    start + IBODY_MAGIC_LEN, 0, 0);
 }
 
 /* Report; returns 1 when the problem was repaired. */

@@ -50,13 +50,19 @@ out:
 }
 
 /* A value inode no attribute entry names holds a value nobody can read:
- * it is reconnected like any unattached file, which keeps its bytes. */
+ * it is reconnected like any unattached file, which keeps its bytes.
+ * Not while pass 1 left some inode unchecked (inode_bad): its entries
+ * were not read. */
 static int ea_inode_unnamed(struct fsck_ctx *ctx, ext2_ino_t ino,
 			    const struct ext2_inode *inode)
 {
-	return (inode->i_flags & EXT4_EA_INODE_FL) && ctx->ea_inode_refd &&
-	       !ctx->problems_unfixed &&
-	       !ext2fs_test_inode_bitmap2(ctx->ea_inode_refd, ino);
+	ext2_ino_t first;
+
+	if (!(inode->i_flags & EXT4_EA_INODE_FL) || !ctx->ea_inode_refd ||
+	    ext2fs_test_inode_bitmap2(ctx->ea_inode_refd, ino))
+		return 0;
+	return ext2fs_find_first_set_inode_bitmap2(ctx->inode_bad, 1,
+			ctx->fs->super->s_inodes_count, &first) != 0;
 }
 
 /* An inode in use that no directory names: returns 1 when it was

@@ -93,6 +93,12 @@ fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
 dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
 casefold_file() { dbg "sif /small flags 0x40000000"; }
 bad_ino_extents() { dbg "sif <1> flags 0x80000"; }
+ea_inode_value() {	# /small (inline) gets a value inode
+	head -c 3000 /dev/zero | tr '\0' v >"$work/val" &&
+	dbg "ea_set -f $work/val /small user.big"
+}
+ea_inode_orphan() { ea_inode_value && dbg "clri /small"; }
+ea_inode_inline_dtime() { ea_inode_value && dtime_set; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
