@@ -29,6 +29,8 @@ enum p1_repair {
 	RP_SIZE,		/* i_size := num2 */
 	RP_EA_DROP,		/* forget the attribute block */
 	RP_MODE_ZERO,		/* reserved inode: no file mode */
+	RP_MODE_DIR,		/* the type becomes directory */
+	RP_ZERO_BASE,		/* the 128-byte base inode becomes zeros */
 	RP_MAP,			/* repair the block map after the walk */
 	RP_EA_REWRITE,		/* attribute block: hashes and checksum */
 	RP_IBODY_CLEAR,		/* forget the in-inode attributes */
@@ -57,6 +59,8 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_INDEX_NO_FEATURE, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_HUGE_NO_FEATURE, RP_CLEAR_FLAG, EXT4_HUGE_FILE_FL },
 	{ PR_1_DEVICE_BAD, RP_CLEAR_INODE, 0 },
+	{ PR_1_DEVICE_SIZE, RP_SIZE, 0 },
+	{ PR_1_SPECIAL_IS_DIR, RP_MODE_DIR, 0 },
 	{ PR_1_FAST_SYMLINK_BAD, RP_CLEAR_INODE, 0 },
 	{ PR_1_SYMLINK_BAD, RP_CLEAR_INODE, 0 },
 	{ PR_1_INLINE_TYPE, RP_CLEAR_FLAG, EXT4_INLINE_DATA_FL },
@@ -88,6 +92,8 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_IMAGIC, RP_CLEAR_FLAG, EXT2_IMAGIC_FL },
 	{ PR_1_ENCRYPT_NO_FEATURE, RP_CLEAR_FLAG, EXT4_ENCRYPT_FL },
 	{ PR_1_CASEFOLD_NO_FEATURE, RP_CLEAR_FLAG, EXT4_CASEFOLD_FL },
+	{ PR_1_CASEFOLD_NOT_DIR, RP_CLEAR_FLAG, EXT4_CASEFOLD_FL },
+	{ PR_1_BAD_INO_FLAGS, RP_ZERO_BASE, 0 },
 	{ PR_1_EXTENT_ROOT, RP_CLEAR_INODE, 0 },
 	{ PR_1_IND_BLOCK_READ, RP_MAP, 0 },
 	{ PR_1_EXTENT_READ, RP_MAP, 0 },
@@ -255,6 +261,12 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_MODE_ZERO:
 		in->i_mode = 0;
+		break;
+	case RP_ZERO_BASE:
+		memset(in, 0, EXT2_GOOD_OLD_INODE_SIZE);
+		break;
+	case RP_MODE_DIR:
+		in->i_mode = (in->i_mode & ~LINUX_S_IFMT) | LINUX_S_IFDIR;
 		break;
 	case RP_MAP:
 		st->fix_map = 1;

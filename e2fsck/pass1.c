@@ -59,6 +59,9 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "symlinks",
 						   &ctx->inode_lnk);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "value inodes named",
+						   &ctx->ea_inode_refd);
 	return err;
 }
 
@@ -104,6 +107,19 @@ int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
 	return 0;
 }
 
+/* Only a directory folds case (reserved inodes too: none is one). */
+static void check_casefold(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+
+	if (!(in->i_flags & EXT4_CASEFOLD_FL))
+		return;
+	if (!LINUX_S_ISDIR(in->i_mode))
+		report(st, PR_1_CASEFOLD_NOT_DIR, 0, 0, NULL);
+	else if (!ext2fs_has_feature_casefold(st->fs->super))
+		report(st, PR_1_CASEFOLD_NO_FEATURE, 0, 0, NULL);
+}
+
 static void check_flags(struct p1_inode *st)
 {
 	struct ext2_super_block *sb = st->fs->super;
@@ -122,8 +138,7 @@ static void check_flags(struct p1_inode *st)
 		report(st, PR_1_IMAGIC, 0, 0, NULL);
 	if ((f & EXT4_ENCRYPT_FL) && !ext2fs_has_feature_encrypt(sb))
 		report(st, PR_1_ENCRYPT_NO_FEATURE, 0, 0, NULL);
-	if ((f & EXT4_CASEFOLD_FL) && !ext2fs_has_feature_casefold(sb))
-		report(st, PR_1_CASEFOLD_NO_FEATURE, 0, 0, NULL);
+	check_casefold(st);
 }
 
 static void check_extra_isize(struct p1_inode *st)
@@ -178,6 +193,54 @@ static void check_extra_times(struct p1_inode *st)
 	}
 }
 
+/*
+ * A device, fifo or socket whose mode alone is wrong: its i_block maps
+ * (block map, no flags) whole blocks up to i_size, and the first block
+ * opens with "." naming the inode and then "..".  A device number never
+ * looks like that.
+ */
+static int special_is_dir(struct p1_inode *st)
+{
+	ext2_filsys fs = st->fs;
+	struct ext2_inode_large *in = st->inode;
+	uint64_t size = EXT2_I_SIZE(in);
+	struct ext2_dir_entry_2 *d;
+	unsigned int i, nblk, rec;
+	char *buf = NULL;
+	int ok = 0;
+
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL |
+			   EXT2_INDEX_FL))
+		return 0;
+	if (!size || (size & (fs->blocksize - 1)) ||
+	    size > (uint64_t)EXT2_NDIR_BLOCKS * fs->blocksize)
+		return 0;
+	nblk = size / fs->blocksize;
+	for (i = 0; i < EXT2_N_BLOCKS; i++) {
+		if (i < nblk && !fsck_block_in_fs(fs, in->i_block[i]))
+			return 0;
+		if (i >= nblk && in->i_block[i])
+			return 0;
+	}
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	if (io_channel_read_blk64(fs->io, in->i_block[0], 1, buf))
+		goto out;
+	d = (struct ext2_dir_entry_2 *)buf;
+	if (ext2fs_get_rec_len(fs, (struct ext2_dir_entry *)d, &rec))
+		goto out;
+	if (d->inode != st->ino || d->name_len != 1 || d->name[0] != '.' ||
+	    rec < 12 || rec + 12 > fs->blocksize)
+		goto out;
+	d = (struct ext2_dir_entry_2 *)(buf + rec);
+	ok = d->inode && d->inode <= fs->super->s_inodes_count &&
+	     d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.' &&
+	     d->rec_len >= 12;
+out:
+	ext2fs_free_mem(&buf);
+	return ok;
+}
+
 /* Character and block devices, fifos and sockets hold no data. */
 static void check_device(struct p1_inode *st)
 {
@@ -195,6 +258,8 @@ static void check_device(struct p1_inode *st)
 	for (i = 4; i < EXT2_N_BLOCKS; i++)
 		if (in->i_block[i])
 			goto bad;
+	if (EXT2_I_SIZE(in))
+		report(st, PR_1_DEVICE_SIZE, EXT2_I_SIZE(in), 0, NULL);
 	return;
 bad:
 	st->bad = 1;
@@ -222,6 +287,15 @@ static uint64_t ea_block_sectors(struct p1_inode *st)
 	       (st->fs->blocksize / 512);
 }
 
+/* An encrypted target starts with its ciphertext length (16 bits, little
+ * endian); the two length bytes count in i_size. */
+static size_t encrypted_target_len(const void *buf)
+{
+	const unsigned char *b = buf;
+
+	return (size_t)(b[0] | (b[1] << 8)) + 2;
+}
+
 /* A symlink with its target in i_block. */
 static void check_fast_symlink(struct p1_inode *st)
 {
@@ -235,10 +309,17 @@ static void check_fast_symlink(struct p1_inode *st)
 		       "a short symlink with a block map flag");
 		return;
 	}
+	if (!size) {
+		st->bad = 1;
+		report(st, PR_1_SYMLINK_BAD, 0, 0, "empty target");
+		return;
+	}
 	if (in->i_flags & EXT4_ENCRYPT_FL) {
-		if (size > sizeof(in->i_block)) {
+		len = encrypted_target_len(in->i_block);
+		if (len >= sizeof(in->i_block) || len != size) {
 			st->bad = 1;
-			report(st, PR_1_SYMLINK_BAD, 0, 0, "size too large");
+			report(st, PR_1_SYMLINK_BAD, 0, 0,
+			       "size differs from the encrypted target's");
 		}
 		return;
 	}
@@ -271,15 +352,16 @@ static void check_slow_symlink(struct p1_inode *st)
 		report(st, PR_1_SYMLINK_BAD, 0, 0, "size out of range");
 		return;
 	}
-	if (st->inode->i_flags & EXT4_ENCRYPT_FL)
-		return;
 	if (ext2fs_bmap2(fs, st->ino, (struct ext2_inode *)st->inode, NULL, 0,
 			 0, NULL, &pblk) || !pblk)
 		return;
 	if (ext2fs_get_mem(fs->blocksize, &buf))
 		return;
 	if (!io_channel_read_blk64(fs->io, pblk, 1, buf)) {
-		len = strnlen(buf, fs->blocksize);
+		if (st->inode->i_flags & EXT4_ENCRYPT_FL)
+			len = encrypted_target_len(buf);
+		else
+			len = strnlen(buf, fs->blocksize);
 		if (len != size) {
 			st->bad = 1;
 			report(st, PR_1_SYMLINK_BAD, 0, 0,
@@ -432,6 +514,8 @@ static void check_contents(struct p1_inode *st)
 	}
 	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
 		p1_check_ibody_ea(st);
+	else
+		p1_note_ibody_ea_inodes(st);
 	p1_check_ea_block(st);
 	if ((in->i_flags & EXT4_ENCRYPT_FL) &&
 	    ext2fs_has_feature_encrypt(st->fs->super))
@@ -453,7 +537,18 @@ static void check_reserved(struct p1_inode *st)
 	ext2_ino_t ino = st->ino;
 	blk64_t d;
 
+	if (ino != EXT2_ROOT_INO)
+		check_casefold(st);
 	if (ino == EXT2_BAD_INO) {
+		/* never inline; an extent tree only where extents can be
+		 * and with a root that says so */
+		if ((in->i_flags & EXT4_INLINE_DATA_FL) ||
+		    ((in->i_flags & EXT4_EXTENTS_FL) &&
+		     (!ext2fs_has_feature_extents(fs->super) ||
+		      ext2fs_le16_to_cpu(((struct ext3_extent_header *)
+					  in->i_block)->eh_magic) !=
+			      EXT3_EXT_MAGIC)))
+			report(st, PR_1_BAD_INO_FLAGS, 0, 0, NULL);
 		if (!(in->i_flags & EXT4_EXTENTS_FL) &&
 		    (in->i_block[0] || in->i_block[EXT2_IND_BLOCK]))
 			p1_walk_blocks(st);
@@ -552,6 +647,10 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		report(st, PR_1_ROOT_NOT_DIR, 0, 0, NULL);
 		st->bad = 1;
 	}
+	if ((ft == EXT2_FT_CHRDEV || ft == EXT2_FT_BLKDEV ||
+	     ft == EXT2_FT_FIFO || ft == EXT2_FT_SOCK) && special_is_dir(st) &&
+	    report(st, PR_1_SPECIAL_IS_DIR, in->i_mode, 0, NULL))
+		ft = EXT2_FT_DIR;
 	st->is_dir = ft == EXT2_FT_DIR;
 	check_flags(st);
 	if (st->is_dir && (in->i_flags & EXT2_INDEX_FL) &&

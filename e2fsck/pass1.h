@@ -83,6 +83,7 @@ errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
 			unsigned int *voff, unsigned int *vlen,
 			uint32_t *vinum, const char **why);
 void p1_check_ibody_ea(struct p1_inode *st);
+void p1_note_ibody_ea_inodes(struct p1_inode *st);
 void p1_check_inline(struct p1_inode *st);
 
 /* pass1_itree.c: claim a directory's itree node blocks */

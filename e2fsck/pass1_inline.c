@@ -163,6 +163,19 @@ void p1_check_ibody_ea(struct p1_inode *st)
 			    start + IBODY_MAGIC_LEN, 0, 0);
 }
 
+/* An inline inode's attributes (p1_check_inline judged the area): the
+ * value inodes they name count in i_blocks and are not orphans. */
+void p1_note_ibody_ea_inodes(struct p1_inode *st)
+{
+	unsigned int start, end;
+
+	if (!ibody_area(st->inode, st->isize, &start, &end))
+		return;
+	p1_check_ea_entries(st, (const char *)st->inode,
+			    start + IBODY_MAGIC_LEN, end,
+			    start + IBODY_MAGIC_LEN, 0, 0);
+}
+
 /* Report; returns 1 when the problem was repaired. */
 static int inline_problem(struct p1_inode *st, problem_t code,
 			  struct problem_ctx *pctx)
@@ -216,8 +229,10 @@ void p1_check_inline(struct p1_inode *st)
 		return;
 	}
 	st->inline_cap = EXT4_MIN_INLINE_DATA_SIZE + vlen;
+	/* a directory's and a symlink's size is all of the inline data */
 	if (size > st->inline_cap ||
-	    (LINUX_S_ISDIR(in->i_mode) && size != st->inline_cap)) {
+	    ((LINUX_S_ISDIR(in->i_mode) || LINUX_S_ISLNK(in->i_mode)) &&
+	     size != st->inline_cap)) {
 		pctx.num = size;
 		pctx.num2 = st->inline_cap;
 		if (!inline_problem(st, PR_1_INLINE_SIZE, &pctx))

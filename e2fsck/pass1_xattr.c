@@ -129,6 +129,10 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 			if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
 				 e->e_value_inum > sb->s_inodes_count)
 				pctx.str = "inode number out of range";
+			else
+				ext2fs_mark_inode_bitmap2(
+					st->ctx->ea_inode_refd,
+					e->e_value_inum);
 			if (pctx.str)
 				fix_problem(st->ctx, PR_1_EA_INODE_REF, &pctx);
 			continue;

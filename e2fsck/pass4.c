@@ -49,6 +49,22 @@ out:
 	ext2fs_free_mem(&inode);
 }
 
+/* A value inode no attribute entry names holds a value nobody can read:
+ * it is reconnected like any unattached file, which keeps its bytes.
+ * Not while pass 1 left some inode unchecked (inode_bad): its entries
+ * were not read. */
+static int ea_inode_unnamed(struct fsck_ctx *ctx, ext2_ino_t ino,
+			    const struct ext2_inode *inode)
+{
+	ext2_ino_t first;
+
+	if (!(inode->i_flags & EXT4_EA_INODE_FL) || !ctx->ea_inode_refd ||
+	    ext2fs_test_inode_bitmap2(ctx->ea_inode_refd, ino))
+		return 0;
+	return ext2fs_find_first_set_inode_bitmap2(ctx->inode_bad, 1,
+			ctx->fs->super->s_inodes_count, &first) != 0;
+}
+
 /* An inode in use that no directory names: returns 1 when it was
  * reconnected (its link count is then checked like any other). */
 static int check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
@@ -98,7 +114,8 @@ void pass4(struct fsck_ctx *ctx)
 			continue;
 		if (!counted) {
 			if (!ext2fs_read_inode(fs, ino, &inode) &&
-			    fsck_ino_is_special(fs, ino, &inode))
+			    fsck_ino_is_special(fs, ino, &inode) &&
+			    !ea_inode_unnamed(ctx, ino, &inode))
 				continue;
 			if (!check_unattached(ctx, ino))
 				continue;

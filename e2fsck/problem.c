@@ -224,10 +224,15 @@ static const struct problem_row rows[] = {
 { PR_1_EA_INODE_REF, PROMPT_CLEAR, NR,
   "Inode {ino}'s attribute refers to value inode {ino2}, which is not "
   "valid ({str})" },
+{ PR_1_SPECIAL_IS_DIR, PROMPT_FIX, 0,
+  "Special file inode {ino} maps a block that starts like a "
+  "directory's ('.' names itself, '..' follows): make it a directory" },
 { PR_1_DIR_UNINIT_EXTENT, PROMPT_FIX, 0,
   "Directory {ino} has an unwritten extent at logical block {num}" },
 { PR_1_IMAGIC, PROMPT_CLEAR_FLAG, 0,
   "Inode {ino} has the imagic flag but the imagic_inodes feature is off" },
+{ PR_1_CASEFOLD_NOT_DIR, PROMPT_CLEAR_FLAG, 0,
+  "Inode {ino} has the case-folding flag but is not a directory" },
 { PR_1_ENCRYPT_NO_FEATURE, PROMPT_CLEAR_FLAG, 0,
   "Inode {ino} is encrypted but the encrypt feature is off" },
 { PR_1_CASEFOLD_NO_FEATURE, PROMPT_CLEAR_FLAG, 0,
@@ -238,6 +243,12 @@ static const struct problem_row rows[] = {
   "Inode {ino}'s extent tree root is corrupt ({str})" },
 { PR_1_IND_BLOCK_READ, PROMPT_CLEAR, 0,
   "Inode {ino}'s indirect block {blk} cannot be read" },
+{ PR_1_DEVICE_SIZE, PROMPT_FIX, 0,
+  "Special file inode {ino} has size {num}; a device, fifo or socket "
+  "holds no data" },
+{ PR_1_BAD_INO_FLAGS, PROMPT_CLEAR, 0,
+  "The bad blocks inode has an inline data flag, or an extent flag without "
+  "the extent feature or an extent root; its list cannot be read" },
 { PR_1_EXTENT_READ, PROMPT_CLEAR, 0,
   "Inode {ino}'s extent node at block {blk} cannot be read" },
 { PR_1_EA_BLOCK_READ, PROMPT_CLEAR, 0,

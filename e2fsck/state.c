@@ -73,6 +73,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	if (ctx->dblist)
 		ext2fs_free_dblist(ctx->dblist);
 	ext2fs_free_inode_bitmap(ctx->inode_lnk);
+	ext2fs_free_inode_bitmap(ctx->ea_inode_refd);
+	ctx->ea_inode_refd = NULL;
 	fsck_ftype_free(ctx);
 	fsck_quota_free(ctx);
 	fsck_ra_close(ctx);

@@ -69,6 +69,13 @@ bigalloc_shift() {	# first extent of /big: physical start + 1
 	[ -n "$s" ] && dbg "sif /big block[5] $((s + 1))"
 }
 iblocks_off() { dbg "sif /big blocks 8"; }
+symlink_empty() {	# size 0 and no target bytes
+	dbg "symlink /elink abc" && dbg "sif /elink size 0" &&
+		dbg "sif /elink block[0] 0"
+}
+symlink_inline_short() {	# an inline target (past 60 bytes) cut short
+	dbg "symlink /ilink $(printf '%080d' 0)" && dbg "sif /ilink size 70"
+}
 inline_dir_size() { dbg "mkdir /idir" && dbg "sif /idir size 100"; }
 extent_far() { dbg "sif /big block[5] 0x7ffffff0"; }	# first extent's start
 ind_far() { dbg "sif /big block[2] 0x7ffffff0"; }	# third direct pointer
@@ -94,6 +101,16 @@ with open(sys.argv[1], "r+b") as f:
 PY
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
+fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
+dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
+casefold_file() { dbg "sif /small flags 0x40000000"; }
+bad_ino_extents() { dbg "sif <1> flags 0x80000"; }
+ea_inode_value() {	# /small (inline) gets a value inode
+	head -c 3000 /dev/zero | tr '\0' v >"$work/val" &&
+	dbg "ea_set -f $work/val /small user.big"
+}
+ea_inode_orphan() { ea_inode_value && dbg "clri /small"; }
+ea_inode_inline_dtime() { ea_inode_value && dtime_set; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
