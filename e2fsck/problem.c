@@ -361,6 +361,9 @@ static const struct problem_row rows[] = {
   "Inode {ino} is in use but no directory names it" },
 { PR_4_UNATTACHED_EMPTY, PROMPT_CLEAR, P,
   "Inode {ino} is empty, in use, and no directory names it" },
+{ PR_4_DIR_NLINK, PROMPT_FIX, P,
+  "Directory {ino} has more than 65000 links but the file system lacks "
+  "dir_nlink" },
 /* Pass 5 */
 { PR_5_BLOCK_USED, PROMPT_FIX, P | PR_PREEN_NOMSG,
   "Blocks {blk}-{blk2} are in use but marked free in the bitmap" },

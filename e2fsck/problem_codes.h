@@ -171,6 +171,7 @@
 #define PR_4_LINK_COUNT			0x040001
 #define PR_4_UNATTACHED			0x040002
 #define PR_4_UNATTACHED_EMPTY		0x040003
+#define PR_4_DIR_NLINK			0x040004
 
 /* Pass 5: bitmaps and free counts. */
 #define PR_5_BLOCK_USED			0x050001
