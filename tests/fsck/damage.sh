@@ -83,6 +83,7 @@ dup_block() {	# /small's one block becomes /big's first (extent or direct)
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
+dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
 	patch_int "$img" $((b * $(bsize) + 4)) H 5
