@@ -63,6 +63,10 @@ PY
 inline_size() { dbg "sif /small size 500"; }
 inline_drop_data() { dbg "ea_rm /small system.data"; }
 inline_on_device() { dbg "mknod dev0 c 1 3" && dbg "sif dev0 flags 0x10000000"; }
+inline_fifo_data() {	# a fifo whose i_block holds inline bytes
+	dbg "mknod fifo0 p" && dbg "sif fifo0 flags 0x10000000" &&
+	dbg "sif fifo0 block[5] 0x41414141" && dbg "sif fifo0 size 60"
+}
 bigalloc_shift() {	# first extent of /big: physical start + 1
 	s=$("$debugfs" -R "stat /big" "$img" 2>/dev/null |
 		sed -n 's/.*(0-[0-9]*):\([0-9]*\)-.*/\1/p' | head -1)
