@@ -420,6 +420,8 @@ static const struct problem_row rows[] = {
   "available yet" },
 { PR_1B_BAD_BLOCKS_META, PROMPT_RELOCATE, NR,
   "The bad-blocks list names {num2} block(s) of file system metadata" },
+{ PR_1B_BAD_BITMAPS, PROMPT_RELOCATE, 0,
+  "The bad-blocks list names {num2} block(s) holding group bitmaps" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {

@@ -126,6 +126,7 @@
 #define PR_1B_CLONE_FAILED		0x110003
 #define PR_1B_CLONE_UNSUPPORTED		0x110004
 #define PR_1B_BAD_BLOCKS_META		0x110005
+#define PR_1B_BAD_BITMAPS		0x110006
 
 /* Pass 2: directory entries. */
 #define PR_2_DIR_CSUM			0x020001

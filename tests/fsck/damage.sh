@@ -87,6 +87,13 @@ dup_block() {	# /small's one block becomes /big's first (extent or direct)
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
+bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
+	b=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
+		sed -n 's/^ *Inode bitmap at \([0-9]*\).*/\1/p' | head -1)
+	bs=$(bsize)
+	dbg "sif <1> block[0] $b" && dbg "sif <1> size $bs" &&
+	dbg "sif <1> blocks $((bs / 512))"
+}
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
