@@ -124,6 +124,8 @@ static const struct problem_row rows[] = {
 { PR_0_JOURNAL_INODE_BACKUP, PROMPT_FIX, P,
   "The journal inode {ino} cannot be used ({str}); the journal is read "
   "through the copy of its block map in the superblock" },
+{ PR_0_META_BG_RESIZE, PROMPT_FIX, P,
+  "Both meta_bg and resize_inode are set; resize_inode must go" },
 { PR_0_JOURNAL_RECREATE, PROMPT_CREATE, P,
   "The journal was cleared; the file system has none now" },
 /* Pass 1 */

@@ -53,6 +53,7 @@
 #define PR_0_MMP			0x00002c
 #define PR_0_JOURNAL_SB_FIELDS		0x00002d
 #define PR_0_JOURNAL_INODE_BACKUP	0x00002e
+#define PR_0_META_BG_RESIZE		0x00002f
 #define PR_0_JOURNAL_RECREATE		0x000040
 
 /* Pass 1: inodes. */

@@ -94,6 +94,7 @@ bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
 	dbg "sif <1> block[0] $b" && dbg "sif <1> size $bs" &&
 	dbg "sif <1> blocks $((bs / 512))"
 }
+meta_bg_on() { dbg "feature meta_bg" && dbg "ssv first_meta_bg 1"; }
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
