@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix_alloc.c --- allocation while repairing: blocks and inodes the
- * repairs of passes 2-4 take must be free both in what pass 1 found and in
- * the stored bitmaps, and what they take or free is mirrored into pass 1's
- * maps so pass 5 compares the file system as it is after the repairs.
+ * repairs of passes 2-4 take must be free in what pass 1 found and, while
+ * any such block is left, in the stored bitmaps; what they take or free
+ * is mirrored into pass 1's maps so pass 5 compares the file system as it
+ * is after the repairs.
  */
 #include "config.h"
 #include "problem.h"
@@ -14,9 +15,8 @@ static struct fsck_ctx *alloc_ctx;	/* the libext2fs hooks carry no
 static errcode_t pick_block(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
 	struct fsck_ctx *ctx = alloc_ctx;
-	blk64_t b = goal, start = goal;
+	blk64_t b = goal, first = 0;
 	errcode_t err;
-	int wrapped = 0;
 
 	for (;;) {
 		err = ext2fs_new_block2(fs, b, ctx->block_found, &b);
@@ -24,10 +24,13 @@ static errcode_t pick_block(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 			return err;
 		if (!ext2fs_test_block_bitmap2(fs->block_map, b))
 			break;
-		if (b < start)
-			wrapped = 1;
-		if (wrapped && b >= start)
-			return EXT2_ET_BLOCK_ALLOC_FAIL;
+		/* Marked in use but owned by nothing pass 1 found: pass 5
+		 * would free it.  Taken only when, back at the first such
+		 * block, none was free in both maps. */
+		if (b == first)
+			break;
+		if (!first)
+			first = b;
 		b++;
 		if (b >= ext2fs_blocks_count(fs->super))
 			b = fs->super->s_first_data_block;

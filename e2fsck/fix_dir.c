@@ -182,8 +182,8 @@ void p2_fix_flush(struct p2_dir *pd, blk64_t pblk, int dx_root)
 }
 
 /* Logical blocks [FROM, TO) of the directory are holes: each becomes an
- * empty leaf. */
-void p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to)
+ * empty leaf.  Returns 0 when all were filled. */
+int p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to)
 {
 	errcode_t err = 0;
 
@@ -196,9 +196,10 @@ void p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to)
 			"directory %u: %s\n", pd->ctx->prog,
 			(unsigned long long)from, pd->ino, error_message(err));
 		pd->ctx->exit_extra |= FSCK_ERROR;
-		return;
+		return -1;
 	}
 	pd->touched = 1;
+	return 0;
 }
 
 static void fix_failed(struct p2_dir *pd, const char *what, errcode_t err)

@@ -17,6 +17,7 @@
 enum p1_repair {
 	RP_CLEAR_INODE,		/* mark the inode deleted */
 	RP_CLEAR_FLAG,		/* clear i_flags bits ARG */
+	RP_SPECIAL_NODATA,	/* device, fifo, socket: no data, no map */
 	RP_SET_FEATURE,		/* set incompat feature ARG */
 	RP_DTIME_ZERO,
 	RP_DTIME_NOW,
@@ -63,7 +64,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_SPECIAL_IS_DIR, RP_MODE_DIR, 0 },
 	{ PR_1_FAST_SYMLINK_BAD, RP_CLEAR_INODE, 0 },
 	{ PR_1_SYMLINK_BAD, RP_CLEAR_INODE, 0 },
-	{ PR_1_INLINE_TYPE, RP_CLEAR_FLAG, EXT4_INLINE_DATA_FL },
+	{ PR_1_INLINE_TYPE, RP_SPECIAL_NODATA, 0 },
 	{ PR_1_INLINE_NO_DATA, RP_CLEAR_INODE, 0 },
 	{ PR_1_INLINE_SIZE, RP_SIZE, 0 },
 	{ PR_1_IBODY_EA_BAD, RP_IBODY_CLEAR, 0 },
@@ -217,6 +218,12 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		return;
 	case RP_CLEAR_FLAG:
 		in->i_flags &= ~r->arg;
+		break;
+	case RP_SPECIAL_NODATA:
+		/* i_block held the inline data, not a device number */
+		in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL);
+		memset(in->i_block, 0, sizeof(in->i_block));
+		in->i_size = in->i_size_high = 0;
 		break;
 	case RP_SET_FEATURE:
 		set_feature(st, r->arg);

@@ -841,7 +841,7 @@ static void reset_round(struct fsck_ctx *ctx)
 
 /* Repairs of one round that took back claimed blocks are done; the next
  * round starts from the repaired inodes.  A few rounds at most. */
-#define P1_MAX_ROUNDS 4
+#define P1_MAX_ROUNDS 8
 
 static void pass1_round(struct fsck_ctx *ctx);
 

@@ -271,6 +271,36 @@ static void report_and_clone(struct dup_state *ds, ext2_ino_t ino,
 		clone_inode(ds, ino);
 }
 
+/* The bitmaps that lie on a listed bad block: counted, or with MOVE
+ * noted to move after pass 1b (pass 5 rebuilds their contents). */
+static uint64_t bad_bitmaps(struct fsck_ctx *ctx, int move)
+{
+	static const enum e2x_group_meta kinds[] = {
+		E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
+	};
+	ext2_filsys fs = ctx->fs;
+	ext2_badblocks_list bb = NULL;
+	uint64_t n = 0;
+	dgrp_t g;
+	size_t k;
+
+	if (ext2fs_read_bb_inode(fs, &bb))
+		return 0;
+	for (g = 0; g < fs->group_desc_count; g++)
+		for (k = 0; k < 2; k++) {
+			blk64_t b = e2x_group_meta_loc(fs, g, kinds[k]);
+
+			if (!b || b >= ((blk64_t)1 << 32) ||
+			    !ext2fs_badblocks_list_test(bb, b))
+				continue;
+			n++;
+			if (move && !fsck_relocate_pending(ctx, g, kinds[k]))
+				fsck_relocate_note(ctx, g, kinds[k], 1);
+		}
+	ext2fs_badblocks_list_free(bb);
+	return n;
+}
+
 /* Bad blocks inside metadata need the metadata moved (not a copy). */
 static void report_bad_blocks_meta(struct dup_state *ds,
 				   struct ext2_inode_large *in,
@@ -291,7 +321,11 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 	pctx_clear(&pctx);
 	pctx.ino = EXT2_BAD_INO;
 	pctx.num2 = meta;
-	fix_problem(ds->ctx, PR_1B_BAD_BLOCKS_META, &pctx);
+	/* only bitmaps can move for now */
+	if (bad_bitmaps(ds->ctx, 0) != meta)
+		fix_problem(ds->ctx, PR_1B_BAD_BLOCKS_META, &pctx);
+	else if (fix_problem(ds->ctx, PR_1B_BAD_BITMAPS, &pctx))
+		bad_bitmaps(ds->ctx, 1);
 }
 
 static int read_claimant(struct fsck_ctx *ctx, ext2_ino_t ino,

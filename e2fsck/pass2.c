@@ -375,10 +375,24 @@ static void check_leaf_block(struct p2_dir *pd, uint64_t lblk, blk64_t pblk)
 	p2_fix_flush(pd, pblk, 0);
 }
 
+/* Block 0 was a hole and now is a new empty leaf: check it like any
+ * first block, so '.' and '..' are put in and counted. */
+static int check_new_first(struct p2_dir *pd)
+{
+	blk64_t pblk = 0;
+
+	if (ext2fs_bmap2(pd->fs, pd->ino, NULL, NULL, 0, 0, NULL, &pblk) ||
+	    !pblk || io_channel_read_blk64(pd->fs->io, pblk, 1, pd->buf))
+		return 0;
+	check_leaf_block(pd, 0, pblk);
+	return 1;
+}
+
 static void check_block_dir(struct p2_dir *pd)
 {
 	struct fsck_ctx *ctx = pd->ctx;
 	uint64_t want = 0;
+	int first_done = 0;
 	size_t i;
 
 	if (!pd->nblocks)
@@ -399,8 +413,9 @@ static void check_block_dir(struct p2_dir *pd)
 			pctx.num2 = b->lblk - want;
 			if (pctx.num2 > P2_HOLE_MAX)
 				fix_problem(ctx, PR_2_DIR_HOLE_BIG, &pctx);
-			else if (fix_problem(ctx, PR_2_DIR_HOLE, &pctx))
-				p2_fix_holes(pd, want, b->lblk);
+			else if (fix_problem(ctx, PR_2_DIR_HOLE, &pctx) &&
+				 !p2_fix_holes(pd, want, b->lblk) && !want)
+				first_done = check_new_first(pd);
 		}
 		want = b->lblk + 1;
 		if (io_channel_read_blk64(pd->fs->io, b->pblk, 1, pd->buf)) {
@@ -413,7 +428,7 @@ static void check_block_dir(struct p2_dir *pd)
 		}
 		check_leaf_block(pd, b->lblk, b->pblk);
 	}
-	if (pd->blocks[0].lblk != 0)
+	if (pd->blocks[0].lblk != 0 && !first_done)
 		entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
 	if (pd->itree)
 		p2_itree_verify(pd);

@@ -70,7 +70,7 @@ void p2_fix_dot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		unsigned int rec_len, int slot, ext2_ino_t ino);
 /* Holes larger than this are a size or map problem, not blocks to fill. */
 #define P2_HOLE_MAX 1024
-void p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to);
+int p2_fix_holes(struct p2_dir *pd, uint64_t from, uint64_t to);
 void p2_fix_flush(struct p2_dir *pd, blk64_t pblk, int dx_root);
 void p2_fix_finish(struct p2_dir *pd);
 /* pass2_rewalk.c: call FN for each entry check_entry() saw, reading the

@@ -36,8 +36,20 @@ static void fix_links(struct fsck_ctx *ctx, ext2_ino_t ino, __u32 counted)
 	if (err)
 		goto out;
 	if (counted > FSCK_LINK_MAX &&
-	    ext2fs_test_inode_bitmap2(ctx->inode_dir, ino))
+	    ext2fs_test_inode_bitmap2(ctx->inode_dir, ino)) {
 		counted = 1;
+		/* A stored 1 means "too many to count" only with dir_nlink */
+		if (!ext2fs_has_feature_dir_nlink(ctx->fs->super)) {
+			struct problem_ctx pctx;
+
+			pctx_clear(&pctx);
+			pctx.ino = ino;
+			if (fix_problem(ctx, PR_4_DIR_NLINK, &pctx)) {
+				ext2fs_set_feature_dir_nlink(ctx->fs->super);
+				ext2fs_mark_super_dirty(ctx->fs);
+			}
+		}
+	}
 	inode->i_links_count = counted;
 	err = e2x_write_inode(ctx->fs, ino, inode);
 out:

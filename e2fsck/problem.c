@@ -127,6 +127,8 @@ static const struct problem_row rows[] = {
 { PR_0_DESC_SIZE_UNSET, PROMPT_FIX, 0,
   "The superblock says 64bit with no group descriptor size; such file "
   "systems are made with 64" },
+{ PR_0_META_BG_RESIZE, PROMPT_FIX, P,
+  "Both meta_bg and resize_inode are set; resize_inode must go" },
 { PR_0_JOURNAL_RECREATE, PROMPT_CREATE, P,
   "The journal was cleared; the file system has none now" },
 /* Pass 1 */
@@ -375,6 +377,9 @@ static const struct problem_row rows[] = {
   "Inode {ino} is in use but no directory names it" },
 { PR_4_UNATTACHED_EMPTY, PROMPT_CLEAR, P,
   "Inode {ino} is empty, in use, and no directory names it" },
+{ PR_4_DIR_NLINK, PROMPT_FIX, P,
+  "Directory {ino} has more than 65000 links but the file system lacks "
+  "dir_nlink" },
 /* Pass 5 */
 { PR_5_BLOCK_USED, PROMPT_FIX, P | PR_PREEN_NOMSG,
   "Blocks {blk}-{blk2} are in use but marked free in the bitmap" },
@@ -431,6 +436,8 @@ static const struct problem_row rows[] = {
   "available yet" },
 { PR_1B_BAD_BLOCKS_META, PROMPT_RELOCATE, NR,
   "The bad-blocks list names {num2} block(s) of file system metadata" },
+{ PR_1B_BAD_BITMAPS, PROMPT_RELOCATE, 0,
+  "The bad-blocks list names {num2} block(s) holding group bitmaps" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {

@@ -54,6 +54,7 @@
 #define PR_0_JOURNAL_SB_FIELDS		0x00002d
 #define PR_0_JOURNAL_INODE_BACKUP	0x00002e
 #define PR_0_DESC_SIZE_UNSET		0x00002f
+#define PR_0_META_BG_RESIZE		0x000030
 #define PR_0_JOURNAL_RECREATE		0x000040
 
 /* Pass 1: inodes. */
@@ -131,6 +132,7 @@
 #define PR_1B_CLONE_FAILED		0x110003
 #define PR_1B_CLONE_UNSUPPORTED		0x110004
 #define PR_1B_BAD_BLOCKS_META		0x110005
+#define PR_1B_BAD_BITMAPS		0x110006
 
 /* Pass 2: directory entries. */
 #define PR_2_DIR_CSUM			0x020001
@@ -176,6 +178,7 @@
 #define PR_4_LINK_COUNT			0x040001
 #define PR_4_UNATTACHED			0x040002
 #define PR_4_UNATTACHED_EMPTY		0x040003
+#define PR_4_DIR_NLINK			0x040004
 
 /* Pass 5: bitmaps and free counts. */
 #define PR_5_BLOCK_USED			0x050001

@@ -181,9 +181,21 @@ static void check_features(struct fsck_ctx *ctx)
 
 	if (ext2fs_has_feature_bigalloc(sb) && !ext2fs_has_feature_extents(sb))
 		combo(ctx, "bigalloc needs extent");
+	/* meta_bg places the descriptors the resize inode would reserve
+	 * for: the feature, the reservation and the inode go (pass 1 then
+	 * claims none of its blocks, pass 5 frees them) */
+	pctx_clear(&pctx);
 	if (ext2fs_has_feature_meta_bg(sb) &&
-	    ext2fs_has_feature_resize_inode(sb))
-		combo(ctx, "meta_bg and resize_inode");
+	    ext2fs_has_feature_resize_inode(sb) &&
+	    fix_problem(ctx, PR_0_META_BG_RESIZE, &pctx)) {
+		ext2fs_clear_feature_resize_inode(sb);
+		sb->s_reserved_gdt_blocks = 0;
+		ext2fs_mark_super_dirty(ctx->fs);
+		if (e2x_resize_inode_clear(ctx->fs)) {
+			ctx->problems_fixed--;
+			ctx->problems_unfixed++;
+		}
+	}
 	if (ext2fs_has_feature_metadata_csum(sb) &&
 	    ext2fs_has_feature_gdt_csum(sb))
 		combo(ctx, "metadata_csum and uninit_bg");
