@@ -215,7 +215,7 @@ struct ext2_inode_large *dbg_file_arg_new(struct dbg_ctx *ctx, int argc,
 {
 	struct ext2_inode_large *in;
 
-	in = calloc(1, EXT2_INODE_SIZE(ctx->fs->super));
+	in = calloc(1, e2x_inode_buf_size(ctx->fs));
 	if (!in) {
 		dbg_error(ctx, argv[0], EXT2_ET_NO_MEMORY, NULL);
 		return NULL;

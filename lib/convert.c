@@ -38,7 +38,7 @@ static errcode_t convert_list(ext2_filsys fs, const struct conversion *c,
 	errcode_t err;
 	size_t i;
 
-	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super), &inode);
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &inode);
 	for (i = 0; !err && i < l->n; i++) {
 		err = e2x_read_inode(fs, l->v[i], inode);
 		if (err)
@@ -184,7 +184,7 @@ static errcode_t dir_size(ext2_filsys fs, ext2_ino_t ino, uint64_t *size)
 	struct ext2_inode_large *inode = NULL;
 	errcode_t err;
 
-	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super), &inode);
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &inode);
 	if (!err)
 		err = e2x_read_inode(fs, ino, inode);
 	if (!err)

@@ -64,6 +64,10 @@ errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			 struct ext2_inode_large *inode);
 errcode_t e2x_write_inode(ext2_filsys fs, ext2_ino_t ino,
 			  struct ext2_inode_large *inode);
+/* Bytes to allocate for an inode buffer of FS: the on-disk inode size, and
+ * never less than struct ext2_inode_large, so that its fields past 128
+ * bytes read as zero on a file system of 128-byte inodes. */
+size_t e2x_inode_buf_size(ext2_filsys fs);
 /* Store INODE as given, i_version included (no bump): for a debugger that
  * sets the field, or restores it, by hand.  E2X_WRITE_NOCSUM keeps the
  * checksum field as given too. */

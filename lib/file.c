@@ -34,7 +34,7 @@ static errcode_t fop_open(ext2_filsys fs, ext2_ino_t ino, struct fop *op)
 		return EXT2_ET_BAD_INODE_NUM;
 	op->fs = fs;
 	op->ino = ino;
-	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super), &op->inode);
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &op->inode);
 	if (err)
 		return err;
 	err = ext2fs_get_mem(fs->blocksize, &op->blk);

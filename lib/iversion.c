@@ -60,6 +60,14 @@ int e2x_fs_has_iversion(ext2_filsys fs)
 	return fs->super->s_creator_os != EXT2_OS_HURD;
 }
 
+size_t e2x_inode_buf_size(ext2_filsys fs)
+{
+	size_t isz = EXT2_INODE_SIZE(fs->super);
+
+	return isz < sizeof(struct ext2_inode_large) ?
+		       sizeof(struct ext2_inode_large) : isz;
+}
+
 errcode_t e2x_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			 struct ext2_inode_large *inode)
 {

@@ -347,7 +347,7 @@ static errcode_t touch_inode(ext2_filsys fs, ext2_ino_t ino,
 	struct ext2_inode_large *inode;
 	errcode_t err;
 
-	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super), &inode);
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &inode);
 	if (err)
 		return err;
 	err = e2x_read_inode(fs, ino, inode);
