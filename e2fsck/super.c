@@ -84,7 +84,10 @@ const char *fsck_super_contradiction(const struct ext2_super_block *sb)
 	if (isize < EXT2_GOOD_OLD_INODE_SIZE || isize > bsize ||
 	    (isize & (isize - 1)))
 		return "inode size";
-	if (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO)
+	/* past the inode count, every inode of the file system would be
+	 * "reserved" and cleared: the field is damaged, not the files */
+	if (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO ||
+	    sb->s_first_ino > sb->s_inodes_count)
 		return "first inode";
 	if ((sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
 	    sb->s_checksum_type != EXT2_CRC32C_CHKSUM)

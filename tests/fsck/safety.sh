@@ -38,6 +38,7 @@ bb_over_itable() {
 zero_inode_bitmap() { dbg "zap_block $(loc 0 ib)"; }
 zero_block_bitmap() { dbg "zap_block $(loc 0 bb)"; }
 rev0() { dbg "ssv rev_level 0"; }
+first_ino_far() { dbg "ssv first_ino 12289"; }	# past k1's inode count
 zero_primary() {
 	dd if=/dev/zero of="$dimg" bs=1024 seek=1 count=1 conv=notrunc 2>/dev/null
 }
