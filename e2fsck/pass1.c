@@ -193,11 +193,42 @@ static void check_extra_times(struct p1_inode *st)
 	}
 }
 
+/* An inline directory keeps its parent in i_block[0] and then entries
+ * whose record lengths cover the rest of i_block exactly. */
+static int inline_looks_like_dir(struct p1_inode *st)
+{
+	struct ext2_super_block *sb = st->fs->super;
+	const struct ext2_inode_large *in = st->inode;
+	const char *b = (const char *)in->i_block;
+	unsigned int off = EXT4_INLINE_DATA_DOTDOT_SIZE;
+	uint32_t parent = ext2fs_le32_to_cpu(in->i_block[0]);
+
+	if (!ext2fs_has_feature_inline_data(sb) ||
+	    (in->i_flags & (EXT4_EXTENTS_FL | EXT2_INDEX_FL)) ||
+	    EXT2_I_SIZE(in) < EXT4_MIN_INLINE_DATA_SIZE)
+		return 0;
+	if (parent > sb->s_inodes_count ||
+	    (parent < EXT2_FIRST_INODE(sb) && parent != EXT2_ROOT_INO))
+		return 0;
+	while (off < EXT4_MIN_INLINE_DATA_SIZE) {
+		const struct ext2_dir_entry_2 *d = (const void *)(b + off);
+		unsigned int rec = ext2fs_le16_to_cpu(d->rec_len);
+
+		if (rec < 8 || (rec & 3) || off + rec > EXT4_MIN_INLINE_DATA_SIZE ||
+		    8U + d->name_len > rec ||
+		    ext2fs_le32_to_cpu(d->inode) > sb->s_inodes_count)
+			return 0;
+		off += rec;
+	}
+	return 1;
+}
+
 /*
  * A device, fifo or socket whose mode alone is wrong: its i_block maps
  * (block map, no flags) whole blocks up to i_size, and the first block
- * opens with "." naming the inode and then "..".  A device number never
- * looks like that.
+ * opens with "." naming the inode and then "..", or it has inline data
+ * laid out as an inline directory.  A device number never looks like
+ * that.
  */
 static int special_is_dir(struct p1_inode *st)
 {
@@ -209,8 +240,9 @@ static int special_is_dir(struct p1_inode *st)
 	char *buf = NULL;
 	int ok = 0;
 
-	if (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL |
-			   EXT2_INDEX_FL))
+	if (in->i_flags & EXT4_INLINE_DATA_FL)
+		return inline_looks_like_dir(st);
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT2_INDEX_FL))
 		return 0;
 	if (!size || (size & (fs->blocksize - 1)) ||
 	    size > (uint64_t)EXT2_NDIR_BLOCKS * fs->blocksize)

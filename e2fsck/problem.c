@@ -227,8 +227,9 @@ static const struct problem_row rows[] = {
   "Inode {ino}'s attribute refers to value inode {ino2}, which is not "
   "valid ({str})" },
 { PR_1_SPECIAL_IS_DIR, PROMPT_FIX, 0,
-  "Special file inode {ino} maps a block that starts like a "
-  "directory's ('.' names itself, '..' follows): make it a directory" },
+  "Special file inode {ino} holds data laid out like a directory's "
+  "('.' and '..' in its first block, or inline entries): make it a "
+  "directory" },
 { PR_1_DIR_UNINIT_EXTENT, PROMPT_FIX, 0,
   "Directory {ino} has an unwritten extent at logical block {num}" },
 { PR_1_IMAGIC, PROMPT_CLEAR_FLAG, 0,

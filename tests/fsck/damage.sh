@@ -5,6 +5,7 @@
 # byte patch), and require our "e2fsck -fn" to exit 4 naming each expected
 # problem code (printed by -d).  Cases: damage-cases.tsv.  A second run
 # with -fy must leave the image clean for the cases pass 4/5 repair.
+# DAMAGE_ONLY=REGEX runs only the cases of the table it matches.
 # Then an itree made by our mke2fs and debugfs, one leaf's magic broken;
 # E2X_LONG=1 adds a 40,000-entry itree built by tests/lib/dir_driver.
 set -u
@@ -106,6 +107,7 @@ PY
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
+inline_dir_as_fifo() { dbg "sif /sub mode 010755"; }
 dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
 casefold_file() { dbg "sif /small flags 0x40000000"; }
 bad_ino_extents() { dbg "sif <1> flags 0x80000"; }
@@ -272,6 +274,10 @@ inline_dir_parent() {	# /sub inline: '..' beyond the inode count
 pass=0 fail=0
 while IFS='	' read -r name opts damage codes refsees fixes size; do
 	case $name in ''|'#'*) continue ;; esac
+	if [ -n "${DAMAGE_ONLY:-}" ] &&
+		! printf '%s\n' "$name" | grep -Eq "$DAMAGE_ONLY"; then
+		continue
+	fi
 	rm -f "$img"
 	truncate -s "${size:-64M}" "$img"
 	# shellcheck disable=SC2086
@@ -324,6 +330,12 @@ while IFS='	' read -r name opts damage codes refsees fixes size; do
 	fi
 	pass=$((pass + 1))
 done <"$here/damage-cases.tsv"
+# DAMAGE_ONLY=REGEX runs only the table's cases whose names match.
+if [ -n "${DAMAGE_ONLY:-}" ]; then
+	echo "damage: $pass passed, $fail failed (only /$DAMAGE_ONLY/)"
+	[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+	exit
+fi
 # A 64bit primary superblock whose descriptor size is 0 cannot be opened
 # (nor by the reference): -n changes nothing (the backup is checked: exit
 # 4), -y sets the size 64-bit file systems are made with and leaves the
