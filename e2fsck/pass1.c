@@ -193,14 +193,17 @@ static void check_extra_times(struct p1_inode *st)
 	}
 }
 
-/* An inline directory keeps its parent in i_block[0] and then entries
- * whose record lengths cover the rest of i_block exactly. */
+/* An inline directory keeps its parent in i_block[0] and its first entry
+ * right after it.  Only that entry is judged: a damaged one further on
+ * is pass 2's to salvage. */
 static int inline_looks_like_dir(struct p1_inode *st)
 {
 	struct ext2_super_block *sb = st->fs->super;
 	const struct ext2_inode_large *in = st->inode;
-	const char *b = (const char *)in->i_block;
-	unsigned int off = EXT4_INLINE_DATA_DOTDOT_SIZE;
+	const struct ext2_dir_entry_2 *d =
+		(const void *)((const char *)in->i_block +
+			       EXT4_INLINE_DATA_DOTDOT_SIZE);
+	unsigned int rec = ext2fs_le16_to_cpu(d->rec_len);
 	uint32_t parent = ext2fs_le32_to_cpu(in->i_block[0]);
 
 	if (!ext2fs_has_feature_inline_data(sb) ||
@@ -210,17 +213,10 @@ static int inline_looks_like_dir(struct p1_inode *st)
 	if (parent > sb->s_inodes_count ||
 	    (parent < EXT2_FIRST_INODE(sb) && parent != EXT2_ROOT_INO))
 		return 0;
-	while (off < EXT4_MIN_INLINE_DATA_SIZE) {
-		const struct ext2_dir_entry_2 *d = (const void *)(b + off);
-		unsigned int rec = ext2fs_le16_to_cpu(d->rec_len);
-
-		if (rec < 8 || (rec & 3) || off + rec > EXT4_MIN_INLINE_DATA_SIZE ||
-		    8U + d->name_len > rec ||
-		    ext2fs_le32_to_cpu(d->inode) > sb->s_inodes_count)
-			return 0;
-		off += rec;
-	}
-	return 1;
+	return rec >= 8U + d->name_len &&
+	       rec <= EXT4_MIN_INLINE_DATA_SIZE - EXT4_INLINE_DATA_DOTDOT_SIZE &&
+	       ext2fs_le32_to_cpu(d->inode) <= sb->s_inodes_count &&
+	       (d->name_len || !d->inode);
 }
 
 /*
@@ -531,6 +527,7 @@ static void check_contents(struct p1_inode *st)
 		check_device(st);
 	} else if (in->i_flags & EXT4_INLINE_DATA_FL) {
 		p1_check_inline(st);
+		p1_check_inline_symlink_ea(st);
 	} else if (LINUX_S_ISLNK(mode) &&
 		   stored_i_blocks(st) == ea_block_sectors(st)) {
 		fast = 1;
@@ -670,6 +667,10 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
 	check_extra_times(st);
 	ft = e2x_ftype_of_mode(in->i_mode);
+	if (ft == EXT2_FT_UNKNOWN && !(in->i_mode & LINUX_S_IFMT) &&
+	    special_is_dir(st) &&
+	    report(st, PR_1_SPECIAL_IS_DIR, in->i_mode, 0, NULL))
+		ft = EXT2_FT_DIR;
 	if (ft == EXT2_FT_UNKNOWN) {
 		report(st, PR_1_BAD_MODE, in->i_mode, 0, NULL);
 		st->bad = 1;
@@ -892,6 +893,7 @@ void pass1(struct fsck_ctx *ctx)
 		reset_round(ctx);
 	}
 	ctx->p1_restart = 0;
+	p1_promote_symlinks(ctx);
 }
 
 static void pass1_round(struct fsck_ctx *ctx)

@@ -72,6 +72,10 @@ void p1_clear_inode(struct p1_inode *st);
 void p1_fix_map(struct p1_inode *st);
 void p1_write_fixed(struct p1_inode *st);
 void p1_report_write(struct fsck_ctx *ctx, ext2_ino_t ino, errcode_t err);
+/* An inline symlink with an attribute block gets its target moved to a
+ * block after pass 1 (PR_1_INLINE_SYMLINK_EA). */
+void p1_check_inline_symlink_ea(struct p1_inode *st);
+void p1_promote_symlinks(struct fsck_ctx *ctx);
 
 
 /* pass1_inline.c */

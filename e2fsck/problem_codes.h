@@ -125,6 +125,9 @@
 #define PR_1_WRITE_FAILED		0x010041
 #define PR_1_TOO_MANY_BAD		0x010042
 #define PR_1_LOW_DTIME			0x010043
+#define PR_1_INLINE_SYMLINK_EA		0x010044
+#define PR_1_EA_INODE_HASH		0x010045
+#define PR_1_EA_INODE_FLAG		0x010046
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
@@ -164,6 +167,8 @@
 #define PR_2_NAME_ENCODING		0x02001d
 #define PR_2_RESTART			0x02001e
 #define PR_2_DIR_HOLE_BIG		0x02001f
+#define PR_2_ENCRYPT_UNENCRYPTED	0x020020
+#define PR_2_ENCRYPT_POLICY		0x020021
 
 /* Pass 3: connectivity. */
 #define PR_3_ROOT_MISSING		0x030001
@@ -179,6 +184,7 @@
 #define PR_4_UNATTACHED			0x040002
 #define PR_4_UNATTACHED_EMPTY		0x040003
 #define PR_4_DIR_NLINK			0x040004
+#define PR_4_EA_INODE_REFS		0x040005
 
 /* Pass 5: bitmaps and free counts. */
 #define PR_5_BLOCK_USED			0x050001

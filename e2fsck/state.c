@@ -75,6 +75,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ext2fs_free_inode_bitmap(ctx->inode_lnk);
 	ext2fs_free_inode_bitmap(ctx->ea_inode_refd);
 	ctx->ea_inode_refd = NULL;
+	ext2fs_free_inode_bitmap(ctx->lnk_promote);
+	ctx->lnk_promote = NULL;
 	fsck_ftype_free(ctx);
 	fsck_quota_free(ctx);
 	fsck_ra_close(ctx);

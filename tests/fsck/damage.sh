@@ -107,7 +107,14 @@ PY
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
 fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
+inline_symlink_ea_block() {	# an inline symlink that gets an xattr block
+	head -c 200 /dev/zero | tr '\0' v >"$work/val" &&
+	dbg "symlink /lnk /$(printf '%070d' 0)" &&
+	"$debugfs" -R "stat /lnk" "$img" 2>/dev/null | grep -q 'Flags: 0x10000000' &&
+	dbg "ea_set -f $work/val /lnk user.big"
+}
 inline_dir_as_fifo() { dbg "sif /sub mode 010755"; }
+inline_dir_mode_zero() { dbg "sif /sub mode 0"; }
 dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
 casefold_file() { dbg "sif /small flags 0x40000000"; }
 bad_ino_extents() { dbg "sif <1> flags 0x80000"; }
