@@ -95,6 +95,7 @@ struct fsck_ctx {
 	ext2fs_inode_bitmap inode_reg;
 	ext2fs_inode_bitmap inode_bad;	/* reported; later passes skip */
 	ext2fs_inode_bitmap ea_inode_refd; /* value inodes an entry names */
+	ext2_icount_t ea_inode_refs;	/* ... and how many entries (pass 4) */
 	ext2fs_inode_bitmap lnk_promote; /* inline symlinks to move to a
 					  * block after pass 1 (fix_inode.c) */
 	ext2fs_block_bitmap block_found; /* metadata and file blocks */

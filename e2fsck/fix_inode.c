@@ -36,6 +36,8 @@ enum p1_repair {
 	RP_EA_REWRITE,		/* attribute block: hashes and checksum */
 	RP_IBODY_CLEAR,		/* forget the in-inode attributes */
 	RP_DTIME_ORPHAN,	/* orphan link: none if in use, else now */
+	RP_EA_VALUE_DROP,	/* a bad value-inode entry: its block (blk)
+				 * or the in-inode attributes go */
 };
 
 struct p1_repair_row {
@@ -109,6 +111,8 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_MAP_LOOP, RP_CLEAR_INODE, 0 },
 	{ PR_1_TOO_MANY_BAD, RP_CLEAR_INODE, 0 },
 	{ PR_1_LOW_DTIME, RP_DTIME_ORPHAN, 0 },
+	{ PR_1_EA_INODE_REF, RP_EA_VALUE_DROP, 0 },
+	{ PR_1_EA_INODE_HASH, RP_EA_VALUE_DROP, 0 },
 };
 
 static const struct p1_repair_row *repair_of(problem_t code)
@@ -284,6 +288,15 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_IBODY_CLEAR:
 		e2x_repair_clear_ibody_xattrs(in, st->isize);
+		break;
+	case RP_EA_VALUE_DROP:
+		if (pctx->blk) {
+			ext2fs_file_acl_block_set(fs, (struct ext2_inode *)in,
+						  0);
+			st->ctx->p1_restart = 1;
+		} else {
+			e2x_repair_clear_ibody_xattrs(in, st->isize);
+		}
 		break;
 	case RP_EA_REWRITE:
 		p1_report_write(st->ctx, pctx->ino, e2x_repair_xattr_block(

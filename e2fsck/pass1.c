@@ -62,6 +62,9 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "value inodes named",
 						   &ctx->ea_inode_refd);
+	if (!err)
+		err = ext2fs_create_icount2(fs, 0, 0, NULL,
+					    &ctx->ea_inode_refs);
 	return err;
 }
 

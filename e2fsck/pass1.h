@@ -98,8 +98,10 @@ void p1_check_ea_block(struct p1_inode *st);
 void p1_ea_finish(struct fsck_ctx *ctx);
 int p1_block_xattr(struct p1_inode *st, int index, const char *name,
 		   void *out, unsigned int max);
-void p1_check_ea_entries(struct p1_inode *st, const char *base,
-			 unsigned int first, unsigned int size,
-			 unsigned int value_base, blk64_t blk, int in_block);
+#define EA_IN_BLOCK	0x1	/* the entries are an attribute block's */
+#define EA_NO_DROP	0x2	/* count only: an inline inode's attributes */
+int p1_check_ea_entries(struct p1_inode *st, const char *base,
+			unsigned int first, unsigned int size,
+			unsigned int value_base, blk64_t blk, int flags);
 
 #endif

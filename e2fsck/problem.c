@@ -223,7 +223,7 @@ static const struct problem_row rows[] = {
 { PR_1_EA_NO_FEATURE, PROMPT_CLEAR, 0,
   "Inode {ino} has an extended attribute block but the ext_attr feature "
   "is off" },
-{ PR_1_EA_INODE_REF, PROMPT_CLEAR, NR,
+{ PR_1_EA_INODE_REF, PROMPT_CLEAR, 0,
   "Inode {ino}'s attribute refers to value inode {ino2}, which is not "
   "valid ({str})" },
 { PR_1_SPECIAL_IS_DIR, PROMPT_FIX, 0,

@@ -58,6 +58,12 @@ errcode_t e2x_repair_xattr_block(ext2_filsys fs, ext2_ino_t ino,
 /* Set the reference count of attribute block BLK to COUNT. */
 errcode_t e2x_repair_xattr_refcount(ext2_filsys fs, blk64_t blk,
 				    uint32_t count);
+/* Value inodes (ea_inode): give inode INO the EA_INODE flag, or set the
+ * count of attribute entries that use it to COUNT.  One inode write each;
+ * a value inode's i_version holds that count and is not bumped. */
+errcode_t e2x_repair_ea_inode_flag(ext2_filsys fs, ext2_ino_t ino);
+errcode_t e2x_repair_ea_inode_refs(ext2_filsys fs, ext2_ino_t ino,
+				   uint64_t count);
 
 /* repair_clone.c */
 struct e2x_clone_ops {

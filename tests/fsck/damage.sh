@@ -123,6 +123,13 @@ ea_inode_value() {	# /small (inline) gets a value inode
 	dbg "ea_set -f $work/val /small user.big"
 }
 ea_inode_orphan() { ea_inode_value && dbg "clri /small"; }
+# the value inode is the last one taken: the first free one follows it
+value_ino() {
+	echo $(($("$debugfs" -R ffi "$img" 2>/dev/null |
+		sed -n 's/^Free inode found: //p') - 1))
+}
+ea_inode_refs_off() { ea_inode_value && dbg "sif <$(value_ino)> version 7"; }
+ea_inode_flag_lost() { ea_inode_value && dbg "sif <$(value_ino)> flags 0x80000"; }
 ea_inode_inline_dtime() { ea_inode_value && dtime_set; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
