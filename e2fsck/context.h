@@ -138,6 +138,7 @@ struct fsck_ctx {
 	int resize_rebuild;		/* inode 7 cleared: make it after pass 5 */
 
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
+	struct fsck_enc *enc;		/* encryption policies (encrypt.c) */
 	struct fsck_ra *ra;		/* readahead advice (readahead.c) */
 
 	/* Counts for -v. */
@@ -162,6 +163,17 @@ struct ino_ftype;
 errcode_t fsck_ftype_set(struct fsck_ctx *ctx, ext2_ino_t ino, int ft);
 int fsck_ftype_get(struct fsck_ctx *ctx, ext2_ino_t ino);
 void fsck_ftype_free(struct fsck_ctx *ctx);
+
+/* encrypt.c: encryption policies pass 1 accepted, for pass 2 */
+#define FSCK_ENC_NONE		UINT32_MAX	/* not encrypted */
+#define FSCK_ENC_UNKNOWN	(UINT32_MAX - 1) /* a later context version */
+struct fsck_enc;
+/* A context e2fsck accepts: version 1 or 2 at its size, or a later one. */
+int fsck_enc_context_ok(const unsigned char *c, int len);
+errcode_t fsck_enc_note(struct fsck_ctx *ctx, ext2_ino_t ino,
+			const unsigned char *c, int len);
+uint32_t fsck_enc_policy(struct fsck_ctx *ctx, ext2_ino_t ino);
+void fsck_enc_free(struct fsck_ctx *ctx);
 
 /* dirinfo.c */
 errcode_t dir_info_add(struct fsck_ctx *ctx, ext2_ino_t ino);

@@ -488,33 +488,38 @@ static void count_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 }
 
 /* An encrypted inode carries its context in attribute "c" (index 9):
- * 28 bytes for version 1, 40 for version 2. */
+ * 28 bytes for version 1, 40 for version 2; later versions are kept as
+ * they are.  Accepted contexts are noted for pass 2 (encrypt.c). */
 #define FSCK_XATTR_INDEX_ENCRYPTION 9
+#define FSCK_ENC_CONTEXT_MAX 40
 static void check_encryption(struct p1_inode *st)
 {
+	unsigned char c[FSCK_ENC_CONTEXT_MAX] = { 0 };
 	unsigned int voff, vlen;
 	uint32_t vinum;
 	const char *why;
-	unsigned char ver = 0;
-	int len = -1;
+	int len;
 
 	if (!p1_ibody_find(st->inode, st->isize, FSCK_XATTR_INDEX_ENCRYPTION,
 			   "c", &voff, &vlen, &vinum, &why) && !vinum) {
 		len = vlen;
-		if (vlen)
-			ver = ((unsigned char *)st->inode)[voff];
+		memcpy(c, (unsigned char *)st->inode + voff,
+		       vlen < sizeof(c) ? vlen : sizeof(c));
 	} else {
-		len = p1_block_xattr(st, FSCK_XATTR_INDEX_ENCRYPTION, "c",
-				     &ver, 1);
+		len = p1_block_xattr(st, FSCK_XATTR_INDEX_ENCRYPTION, "c", c,
+				     sizeof(c));
 	}
 	if (len < 0) {
 		report(st, PR_1_ENCRYPT_NO_POLICY, 0, 0, NULL);
 		return;
 	}
-	if (!((ver == 1 && len == 28) || (ver == 2 && len == 40))) {
+	if (!fsck_enc_context_ok(c, len)) {
 		st->bad = 1;
 		report(st, PR_1_ENCRYPT_BAD_POLICY, 0, 0, NULL);
+		return;
 	}
+	if (!st->quiet && !st->clear)
+		fsck_enc_note(st->ctx, st->ino, c, len);
 }
 
 /* Map, size and account one inode whose type is known good. */

@@ -365,11 +365,11 @@ static const struct problem_row rows[] = {
   "Directory {ino} has a hole of {num2} blocks at logical block {num}, "
   "too large to fill: its size or block map is wrong" },
 { PR_2_ENCRYPT_UNENCRYPTED, PROMPT_CLEAR, 0,
-  "Entry '{name}' in encrypted directory {dir} names inode {ino}, which "
-  "is not encrypted" },
+  "Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
+  "which is not encrypted" },
 { PR_2_ENCRYPT_POLICY, PROMPT_CLEAR, 0,
-  "Entry '{name}' in encrypted directory {dir} names inode {ino}, whose "
-  "encryption policy differs from the directory's" },
+  "Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
+  "whose encryption policy differs from the directory's" },
 /* Pass 3 */
 { PR_3_ROOT_MISSING, PROMPT_CREATE, 0,
   "The root directory is missing or not a directory" },

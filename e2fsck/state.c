@@ -81,6 +81,7 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ext2fs_free_inode_bitmap(ctx->lnk_promote);
 	ctx->lnk_promote = NULL;
 	fsck_ftype_free(ctx);
+	fsck_enc_free(ctx);
 	fsck_quota_free(ctx);
 	fsck_ra_close(ctx);
 	free(ctx->ea_refs);

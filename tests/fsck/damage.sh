@@ -60,6 +60,42 @@ with open(path, "rb") as f:
 PY
 }
 
+# set_enc_ctx PATH KEYBYTE: give PATH the encryption flag and a version 1
+# context (in-inode attribute "c", index 9, which debugfs cannot name)
+# whose master key bytes are all KEYBYTE.  No metadata_csum: the inode
+# checksum is not recomputed.
+set_enc_ctx() {
+	loc=$("$debugfs" -R "imap $1" "$img" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/\1 \2/p')
+	[ -n "$loc" ] || return 1
+	flags=$("$debugfs" -R "stat $1" "$img" 2>/dev/null |
+		sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+	dbg "sif $1 flags $((flags | 0x800))" || return 1
+	python3 - "$img" "$(bsize)" $loc "$2" <<'PY'
+import struct, sys
+path, bs, blk, off, key = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 0), int(sys.argv[5], 0)
+with open(path, "r+b") as f:
+    base = blk * bs + off
+    f.seek(base + 128)
+    extra = struct.unpack("<H", f.read(2))[0]
+    start = base + 128 + extra
+    value = bytes([1, 1, 4, 0]) + bytes([key]) * 8 + bytes(range(16))
+    entry = struct.pack("<BBHIII", 1, 9, 256 - 128 - extra - 4 - len(value), 0, len(value), 0) + b"c\0\0\0"
+    f.seek(start)
+    f.write(struct.pack("<I", 0xEA020000) + entry + b"\0" * 4)
+    f.seek(base + 256 - len(value))
+    f.write(value)
+PY
+}
+enc_plain_name() {	# an encrypted directory names an unencrypted file
+	dbg "mkdir /edir" && head -c 100 /dev/zero >"$work/v" &&
+	dbg "write $work/v /edir/plain_file_with_a_long_name" &&
+	set_enc_ctx /edir 0x41
+}
+enc_policy_differs() {	# ... names a file encrypted with another key
+	enc_plain_name && set_enc_ctx /edir/plain_file_with_a_long_name 0x42
+}
+
 # ---- the damage kinds ----------------------------------------------------
 inline_size() { dbg "sif /small size 500"; }
 inline_drop_data() { dbg "ea_rm /small system.data"; }
