@@ -96,6 +96,9 @@ struct fsck_ctx {
 	ext2fs_inode_bitmap inode_bad;	/* reported; later passes skip */
 	ext2fs_inode_bitmap ea_inode_refd; /* value inodes an entry names */
 	ext2_icount_t ea_inode_refs;	/* ... and how many entries (pass 4) */
+	ext2fs_inode_bitmap ea_flag_set; /* value inodes pass 1 gave their
+					  * flag (the scan may hold them
+					  * without it) */
 	ext2fs_inode_bitmap lnk_promote; /* inline symlinks to move to a
 					  * block after pass 1 (fix_inode.c) */
 	ext2fs_block_bitmap block_found; /* metadata and file blocks */
@@ -199,6 +202,10 @@ int fsck_quota_enabled(ext2_filsys fs);
 void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
 		    const struct ext2_inode_large *in, unsigned int isize,
 		    uint64_t bytes, uint64_t inodes);
+/* Take back what fsck_quota_add counted for an inode. */
+void fsck_quota_take_back(struct fsck_ctx *ctx, ext2_ino_t ino,
+			  const struct ext2_inode_large *in,
+			  unsigned int isize, uint64_t bytes, uint64_t inodes);
 void fsck_quota_check(struct fsck_ctx *ctx);
 void fsck_quota_free(struct fsck_ctx *ctx);
 

@@ -650,6 +650,12 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 	ext2_ino_t ino = st->ino;
 	int ft;
 
+	/* a value inode given its flag after the scan read it */
+	if (ctx->ea_flag_set &&
+	    ext2fs_test_inode_bitmap2(ctx->ea_flag_set, ino) &&
+	    !ext2fs_flush_icache(fs))
+		ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in,
+				       st->isize);
 	if (ext2fs_has_feature_metadata_csum(fs->super) &&
 	    !fsck_inode_csum_ok(fs, ino, in, st->isize))
 		report(st, PR_1_INODE_CSUM, 0, 0, NULL);

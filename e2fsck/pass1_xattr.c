@@ -141,22 +141,49 @@ static problem_t judge_value_inode(struct p1_inode *st,
 	return PR_1_EA_INODE_HASH;
 }
 
+/*
+ * A value inode given its flag is no file of its own: quota charged it
+ * as one if the scan has passed it; if not, the scan may still hold it
+ * without the flag (check_inode sets it from ea_flag_set).
+ */
+static void note_flag_set(struct p1_inode *st, ext2_ino_t vino,
+			  const struct ext2_inode *vi)
+{
+	struct fsck_ctx *ctx = st->ctx;
+	struct ext2_inode_large big = { 0 };
+
+	if (!ctx->ea_flag_set &&
+	    ext2fs_allocate_inode_bitmap(st->fs, "value inodes flagged",
+					 &ctx->ea_flag_set))
+		return;
+	ext2fs_mark_inode_bitmap2(ctx->ea_flag_set, vino);
+	if (vino > st->ino)
+		return;
+	memcpy(&big, vi, sizeof(*vi));
+	fsck_quota_take_back(ctx, vino, &big, EXT2_GOOD_OLD_INODE_SIZE,
+			     ext2fs_get_stat_i_blocks(st->fs,
+				     (struct ext2_inode *)vi) * 512, 1);
+}
+
 /* A value inode in use lacks its flag: give it the flag. */
 static void check_value_inode_flag(struct p1_inode *st,
 				   struct ext2_ext_attr_entry *e,
 				   const struct ext2_inode *vi)
 {
 	struct problem_ctx pctx;
+	errcode_t err;
 
 	if (vi->i_flags & EXT4_EA_INODE_FL)
 		return;
 	pctx_clear(&pctx);
 	pctx.ino = st->ino;
 	pctx.ino2 = e->e_value_inum;
-	if (fix_problem(st->ctx, PR_1_EA_INODE_FLAG, &pctx))
-		p1_report_write(st->ctx, e->e_value_inum,
-				e2x_repair_ea_inode_flag(st->fs,
-							 e->e_value_inum));
+	if (!fix_problem(st->ctx, PR_1_EA_INODE_FLAG, &pctx))
+		return;
+	err = e2x_repair_ea_inode_flag(st->fs, e->e_value_inum);
+	p1_report_write(st->ctx, e->e_value_inum, err);
+	if (!err)
+		note_flag_set(st, e->e_value_inum, vi);
 }
 
 /* Every value-inode entry of the area must stand; returns -1 when one

@@ -80,6 +80,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ctx->ea_inode_refs = NULL;
 	ext2fs_free_inode_bitmap(ctx->lnk_promote);
 	ctx->lnk_promote = NULL;
+	ext2fs_free_inode_bitmap(ctx->ea_flag_set);
+	ctx->ea_flag_set = NULL;
 	fsck_ftype_free(ctx);
 	fsck_enc_free(ctx);
 	fsck_quota_free(ctx);

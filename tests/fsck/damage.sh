@@ -166,6 +166,20 @@ value_ino() {
 }
 ea_inode_refs_off() { ea_inode_value && dbg "sif <$(value_ino)> version 7"; }
 ea_inode_flag_lost() { ea_inode_value && dbg "sif <$(value_ino)> flags 0x80000"; }
+# the value inode takes the number /small had, beside its owner /big:
+# pass 1's scan holds it without the flag the owner's repair gives it
+ino_of() {
+	"$debugfs" -R "stat $1" "$img" 2>/dev/null |
+		sed -n 's/^Inode: *\([0-9]*\).*/\1/p'
+}
+ea_inode_flag_lost_reuse() {
+	low=$(ino_of /small) &&
+	head -c 3000 /dev/zero | tr '\0' w >"$work/val" &&
+	dbg "rm /small" && dbg "ea_set -f $work/val /big user.big" &&
+	"$debugfs" -R "stat <$low>" "$img" 2>/dev/null |
+		grep -q 'Flags: 0x280000' &&
+	dbg "sif <$low> flags 0x80000"
+}
 ea_inode_inline_dtime() { ea_inode_value && dtime_set; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
 bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
