@@ -143,8 +143,8 @@ static problem_t judge_value_inode(struct p1_inode *st,
 
 /*
  * A value inode given its flag is no file of its own: quota charged it
- * as one if the scan has passed it; if not, the scan may still hold it
- * without the flag (check_inode sets it from ea_flag_set).
+ * as one if pass 1 has accepted it already; if not, the scan may still
+ * hold it without the flag (check_inode re-reads it from ea_flag_set).
  */
 static void note_flag_set(struct p1_inode *st, ext2_ino_t vino,
 			  const struct ext2_inode *vi)
@@ -157,8 +157,8 @@ static void note_flag_set(struct p1_inode *st, ext2_ino_t vino,
 					 &ctx->ea_flag_set))
 		return;
 	ext2fs_mark_inode_bitmap2(ctx->ea_flag_set, vino);
-	if (vino > st->ino)
-		return;
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_used, vino))
+		return;		/* not accounted yet */
 	memcpy(&big, vi, sizeof(*vi));
 	fsck_quota_take_back(ctx, vino, &big, EXT2_GOOD_OLD_INODE_SIZE,
 			     ext2fs_get_stat_i_blocks(st->fs,
