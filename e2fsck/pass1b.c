@@ -301,6 +301,41 @@ static uint64_t bad_bitmaps(struct fsck_ctx *ctx, int move)
 	return n;
 }
 
+/* Listed bad blocks that are the primary superblock or descriptors,
+ * which cannot move: counted, or with DROP taken off the list. */
+static uint64_t bad_fixed_meta(struct fsck_ctx *ctx, int drop)
+{
+	ext2_filsys fs = ctx->fs;
+	blk64_t first = fs->super->s_first_data_block, *hit = NULL;
+	ext2_badblocks_list bb = NULL;
+	uint64_t n = 0;
+	dgrp_t i;
+
+	if (ext2fs_read_bb_inode(fs, &bb))
+		return 0;
+	hit = calloc(fs->desc_blocks + 1, sizeof(*hit));
+	if (!hit)
+		goto out;
+	if (ext2fs_badblocks_list_test(bb, first))
+		hit[n++] = first;
+	for (i = 0; i < fs->desc_blocks; i++) {
+		blk64_t b = ext2fs_descriptor_block_loc2(fs, first, i);
+
+		if (b && b < ((blk64_t)1 << 32) &&
+		    ext2fs_badblocks_list_test(bb, b))
+			hit[n++] = b;
+	}
+	if (drop && n)
+		p1_report_write(ctx, EXT2_BAD_INO,
+				fsck_alloc_prepare(ctx) ?
+					EXT2_ET_BLOCK_ALLOC_FAIL :
+					e2x_repair_bb_unlist(fs, hit, n));
+out:
+	free(hit);
+	ext2fs_badblocks_list_free(bb);
+	return n;
+}
+
 /* Bad blocks inside metadata need the metadata moved (not a copy). */
 static void report_bad_blocks_meta(struct dup_state *ds,
 				   struct ext2_inode_large *in,
@@ -320,6 +355,13 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 		return;
 	pctx_clear(&pctx);
 	pctx.ino = EXT2_BAD_INO;
+	pctx.num2 = bad_fixed_meta(ds->ctx, 0);
+	if (pctx.num2 && fix_problem(ds->ctx, PR_1B_BAD_FIXED_META, &pctx)) {
+		bad_fixed_meta(ds->ctx, 1);
+		meta -= pctx.num2;
+	}
+	if (!meta)
+		return;
 	pctx.num2 = meta;
 	/* only bitmaps can move for now */
 	if (bad_bitmaps(ds->ctx, 0) != meta)

@@ -456,6 +456,10 @@ static const struct problem_row rows[] = {
   "The bad-blocks list names {num2} block(s) of file system metadata" },
 { PR_1B_BAD_BITMAPS, PROMPT_RELOCATE, 0,
   "The bad-blocks list names {num2} block(s) holding group bitmaps" },
+{ PR_1B_BAD_FIXED_META, PROMPT_CLEAR, 0,
+  "The bad-blocks list names {num2} block(s) of the primary superblock or "
+  "group descriptors, which cannot move: take them off the list (a block "
+  "that is really bad leaves the file system unusable)" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {

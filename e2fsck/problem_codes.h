@@ -136,6 +136,7 @@
 #define PR_1B_CLONE_UNSUPPORTED		0x110004
 #define PR_1B_BAD_BLOCKS_META		0x110005
 #define PR_1B_BAD_BITMAPS		0x110006
+#define PR_1B_BAD_FIXED_META		0x110007
 
 /* Pass 2: directory entries. */
 #define PR_2_DIR_CSUM			0x020001

@@ -22,6 +22,11 @@
 /* Mark IN deleted: no links, deletion time NOW, no flags that make a
  * later check read its (possibly garbage) map. */
 void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now);
+/* Take the N blocks BLKS off the bad-blocks inode's list and rewrite it
+ * (its map blocks through the file system's allocator); BLKS stay marked
+ * in use. */
+errcode_t e2x_repair_bb_unlist(ext2_filsys fs, const blk64_t *blks,
+			       size_t n);
 /* Forget the in-inode extended attributes of IN (ISIZE bytes): the area
  * after i_extra_isize is zeroed. */
 void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,

@@ -2,7 +2,7 @@
 /*
  * repair_inode.c --- repair primitives on one inode: clear it, and drop
  * the illegal pointers of an indirect block map, forget the in-inode
- * extended attributes.
+ * extended attributes; take blocks off the bad-blocks inode's list.
  */
 #include "config.h"
 #include <string.h>
@@ -109,5 +109,27 @@ errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
 			(*dropped)++;
 		}
 	}
+	return err;
+}
+
+errcode_t e2x_repair_bb_unlist(ext2_filsys fs, const blk64_t *blks, size_t n)
+{
+	ext2_badblocks_list bb = NULL;
+	errcode_t err;
+	size_t i;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	err = ext2fs_read_bb_inode(fs, &bb);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		if (blks[i] < ((blk64_t)1 << 32))
+			ext2fs_badblocks_list_del(bb, blks[i]);
+	/* the rewrite frees every block of the old list; the ones taken
+	 * off it stay in use (they are the caller's to own) */
+	err = ext2fs_update_bb_inode(fs, bb);
+	for (i = 0; !err && i < n; i++)
+		ext2fs_block_alloc_stats2(fs, blks[i], +1);
+	ext2fs_badblocks_list_free(bb);
 	return err;
 }

@@ -182,6 +182,10 @@ ea_inode_flag_lost_reuse() {
 }
 ea_inode_inline_dtime() { ea_inode_value && dtime_set; }
 device_extents() { dbg "mknod dev1 c 1 3" && dbg "sif dev1 flags 0x80000"; }
+bad_primary() {	# ... names the primary superblock and descriptors (1k)
+	dbg "sif <1> block[0] 1" && dbg "sif <1> block[1] 2" &&
+	dbg "sif <1> size 2048" && dbg "sif <1> blocks 4"
+}
 bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
 	b=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
 		sed -n 's/^ *Inode bitmap at \([0-9]*\).*/\1/p' | head -1)
