@@ -14,7 +14,7 @@
 /* session */
 DBG_COMMAND(do_open, "open", "open_filesys", 0,
 	    "[-w] [-c] [-D] [-f] [-n] [-b blocksize -s superblock] "
-	    "[-z undo_file] image",
+	    "[-z undo_file] [-i [-d data_source_device]] image",
 	    "open an image or device")
 DBG_COMMAND(do_init_filesys, "init_filesys", NULL, 0,
 	    "device blocks_count",

@@ -18,6 +18,8 @@ struct dbg_open_opts {
 	int force;		/* -f on open: skip feature checks */
 	int nocsum;		/* -n: do not verify checksums */
 	char undo[4096];	/* -z: undo file for e2undo, "" for none */
+	int image;		/* -i: the image is an e2image file */
+	char data_source[4096];	/* -d: device of the blocks not in it */
 	unsigned int blocksize;	/* -b, with -s */
 	blk64_t superblock;	/* -s: backup superblock */
 };
