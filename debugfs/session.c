@@ -171,10 +171,12 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 int dbg_close_fs(struct dbg_ctx *ctx, int all)
 {
 	errcode_t err = 0;
+	int jfailed;
 
 	if (!ctx->fs)
 		return 0;
 	dbg_extent_drop(ctx);
+	jfailed = dbg_journal_close(ctx);
 	if (ctx->open.rw) {
 		if (all)
 			ctx->fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
@@ -191,7 +193,7 @@ int dbg_close_fs(struct dbg_ctx *ctx, int all)
 		dbg_error(ctx, "close", err, "writing the file system");
 		return 1;
 	}
-	return 0;
+	return jfailed;
 }
 
 /* Parse the open flags shared by the command line and the open command;
