@@ -234,7 +234,8 @@ jw -b 12010-12011 @DATA@
 jw -r 12002
 jc" "12000-12001@0 12002-12002@- 12003-12004@3 12010-12011@0"
 
-# refusals of ours: one error, nothing written
+# refusals of ours (jw before jo, a block past the end, a transaction
+# larger than the log, jo read-only): one error, nothing logged
 name=refuse
 cp "$work/fresh.img" "$work/r.img"
 "$dbg" -w -R "jw -r 10" "$work/r.img" > "$work/out" 2>&1 &&
@@ -243,11 +244,16 @@ printf 'jo\njw -b 99999999 %s\njc\n' "$work/data.4096" |
 	"$dbg" -w -f - "$work/r.img" > "$work/out" 2>&1 &&
 	fail "a block past the end accepted"
 grep -q "jw:" "$work/out" || fail "no error for a block past the end"
+head -c $((1100 * 1024)) /dev/zero > "$work/big"
+printf 'jo\njw -b 1000-2099 %s\njc\n' "$work/big" |
+	"$dbg" -w -f - "$work/r.img" > "$work/out" 2>&1 &&
+	fail "a transaction larger than the log accepted"
+grep -q "No space" "$work/out" || fail "no room: $(grep jw: "$work/out")"
+"$dbg" -R "jo" "$work/r.img" > "$work/out" 2>&1 && fail "jo read-only"
 "$ref" -R logdump "$work/r.img" 2>/dev/null | grep -q "commit block" &&
 	fail "a refused transaction reached the log"
 "$ref" -R "stats -h" "$work/r.img" 2>/dev/null | grep -q needs_recovery &&
 	fail "a refused transaction set needs_recovery"
-"$dbg" -R "jo" "$work/r.img" > "$work/out" 2>&1 && fail "jo read-only"
 
 [ "$fails" -eq 0 ] || { echo "jwrite: $fails failures"; exit 1; }
 echo "jwrite: 8 scripts log, replay (reference e2fsck, ours, kernel) as the reference's"
