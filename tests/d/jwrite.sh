@@ -14,7 +14,8 @@
 # Cases: no checksums, csum v3 (100 blocks over two descriptors, a block
 # starting with the jbd2 magic, 130 revokes over two blocks), csum v2 on
 # 4 KiB blocks, csum v1 on ext3 (with a revoke: ours only), an uncommitted transaction, a second
-# session appending to the log; and ours' refusals.
+# session appending to the log, a transaction wrapping past the end of
+# the journal (ours only); and ours' refusals.
 # Needs root and loop devices for the kernel part; SKIP (77) otherwise.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -116,13 +117,15 @@ sys.stdout.write(re.sub(r"flags 0x([0-9a-f]+)\)",
 	sys.stdin.read()))'
 }
 
-# run_case NAME "MKFS OPTIONS" SIZE BS SCRIPT EXPECT [noref]
-# noref: the reference's own log is not replayable (see the case)
+# run_case NAME "MKFS OPTIONS" SIZE BS SCRIPT EXPECT [noref [PREP]]
+# noref: the reference's own log is not replayable (see the case);
+# PREP: a function run on the fresh image first
 run_case() {
-	name=$1 bs=$4 script=$5 want=$6 noref=${7:-}
+	name=$1 bs=$4 script=$5 want=$6 noref=${7:-} prep=${8:-}
 	# shellcheck disable=SC2086 # the options are words
 	"$mkfs" -q -F $2 "$work/fresh.img" "$3" >/dev/null 2>&1 ||
 		{ fail "mke2fs $2"; return; }
+	[ -z "$prep" ] || $prep "$work/fresh.img" || { fail "$prep"; return; }
 	[ -f "$work/data.$bs" ] || data_file "$bs"
 	printf '%s\n' "$script" | sed "s|@DATA@|$work/data.$bs|" \
 		> "$work/script"
@@ -234,6 +237,33 @@ jw -b 12010-12011 @DATA@
 jw -r 12002
 jc" "12000-12001@0 12002-12002@- 12003-12004@3 12010-12011@0"
 
+# An empty log that starts 124 blocks before the journal's end (as the
+# kernel leaves it after a checkpoint): a 200-block transaction wraps to
+# the journal's first block.  The reference's writer refuses to wrap.
+log_near_end() {
+	jsb=$("$ref" -R "bmap <8> 0" "$1" 2>/dev/null) || return 1
+	python3 - "$1" "$jsb" <<'EOF'
+import struct, sys
+f = open(sys.argv[1], "r+b")
+off = int(sys.argv[2]) * 1024
+f.seek(off)
+sb = bytearray(f.read(1024))
+maxlen = struct.unpack(">I", sb[0x10:0x14])[0]
+if struct.unpack(">I", sb[0x28:0x2c])[0] & 0x18:
+    sys.exit("a checksummed journal superblock")
+sb[0x1c:0x20] = struct.pack(">I", maxlen - 124)
+f.seek(off)
+f.write(sb)
+EOF
+}
+run_case wrap "-t ext4 -b 1024" 16M 1024 \
+"jo
+jw -b 12000-12099 @DATA@
+jw -b 12100-12199 @DATA@
+jw -r 12150
+jc" "12000-12099@0 12100-12149@0 12150-12150@- 12151-12199@51" noref \
+	log_near_end
+
 # refusals of ours (jw before jo, a block past the end, a transaction
 # larger than the log, jo read-only): one error, nothing logged
 name=refuse
@@ -256,5 +286,5 @@ grep -q "No space" "$work/out" || fail "no room: $(grep jw: "$work/out")"
 	fail "a refused transaction set needs_recovery"
 
 [ "$fails" -eq 0 ] || { echo "jwrite: $fails failures"; exit 1; }
-echo "jwrite: 8 scripts log, replay (reference e2fsck, ours, kernel) as the reference's"
+echo "jwrite: 9 scripts log, replay (reference e2fsck, ours, kernel) as the reference's"
 exit 0
