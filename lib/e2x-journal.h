@@ -319,8 +319,10 @@ errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 struct e2x_jwriter;
 
 /* Load FS's journal (O: the external device, may be NULL) and find the
- * end of its log.  A 64bit fs gets the journal's 64bit feature (and the
- * fs UUID when the journal has none) while the log is empty. */
+ * end of its log; a log failing its checksums is refused as the scan
+ * reports it (E2X_ERR_JOURNAL_CSUM).  A 64bit fs gets the journal's 64bit
+ * feature (and the fs UUID when the journal has none) while the log is
+ * empty. */
 errcode_t e2x_jwriter_open(ext2_filsys fs, const struct e2x_journal_opts *o,
 			   struct e2x_jwriter **wp);
 /* Turn on checksums of VERSION 2 or 3 (metadata_csum file systems; others
