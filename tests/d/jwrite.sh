@@ -33,17 +33,8 @@ done
 command -v losetup >/dev/null || skip "no losetup"
 command -v python3 >/dev/null || skip "no python3"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-d-jwrite.XXXXXX") || exit 1
-mnt=/tmp/mnt-e2x-d-jwrite.$$
-img=
 . "$top_srcdir/tests/loop.sh"
-cleanup() {
-	loop_cleanup
-	rmdir "$mnt" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-mkdir -p "$mnt" || exit 1
+loop_scratch d-jwrite
 fails=0
 fail() { echo "FAIL: $name: $*"; fails=$((fails + 1)); }
 
