@@ -66,6 +66,7 @@ lib_libe2x_la_SOURCES += \
 	lib/journal_revoke.c \
 	lib/journal_replay.c \
 	lib/journal_recover.c \
+	lib/journal_write.c \
 	lib/overlay_io.c \
 	lib/orphan.c
 e2xinclude_HEADERS += lib/e2x-journal.h
