@@ -42,10 +42,16 @@ mkdir -p "$mnt" "$mnt2" || exit 1
 fails=0
 fail() { echo "FAIL: $name cut $cut: $*"; fails=$((fails + 1)); }
 
-# Cut points: the first writes, the last, and CUTS more evenly between.
+# Cut points for TOTAL writes and CUTS: "all" is every one; "K" the first
+# writes, the last and K more evenly between; "K:L" adds every one of the
+# first L and the last L writes (a conversion's short windows sit there).
 cut_points() {
-	awk -v w="$1" -v k="$2" 'BEGIN { print 1; print 2; print w - 1;
-		for (i = 1; i <= k; i++) print int(w * i / (k + 1)) }' |
+	awk -v w="$1" -v c="$2" 'BEGIN {
+		if (c == "all") { for (i = 1; i < w; i++) print i; exit }
+		n = split(c, p, ":"); k = p[1]; l = n > 1 ? p[2] : 0
+		print 1; print 2; print w - 1
+		for (i = 1; i <= k; i++) print int(w * i / (k + 1))
+		for (i = 1; i <= l; i++) { print i; print w - i } }' |
 		sort -un | awk '$1 > 0'
 }
 
