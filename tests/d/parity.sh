@@ -173,6 +173,22 @@ cmp -s "$work/ref.out" "$work/our.out" ||
 	fail "extent_open: $(diff "$work/ref.out" "$work/our.out" | head -4 |
 		tr '\n' ' ')"
 
+# every command name of the reference's extent_open sub-shell (its help
+# there, less the main table's names) is known to ours in that sub-shell
+printf 'eo t\nhelp\n' | "$ref" -f - "$eimg" 2>/dev/null |
+	awk '/^[a-z?]/ && !/^debugfs: / { sub(/  .*/, "");
+		n = split($0, a, ", "); for (i = 1; i <= n; i++) print a[i] }' |
+	sort -u > "$work/eo.names"
+sort -u "$work/names" | comm -23 "$work/eo.names" - |
+	grep -vx 'help\|list_requests\|lr\|?\|quit\|q' > "$work/eo.only"
+[ "$(wc -l < "$work/eo.only")" -ge 25 ] ||
+	fail "extent_open: the reference's sub-shell help not parsed"
+while read -r name; do
+	printf 'eo t\n%s\n' "$name" | "$dbg" -f - "$eimg" 2>&1 |
+		grep -q 'unknown command' &&
+		fail "extent_open: reference command $name unknown to ours"
+done < "$work/eo.only"
+
 # extent_open's edits: the same scripts through both, the same output
 # and, once i_version (which ours moves once per edit) is set back to 0
 # by the reference, the same image byte for byte.  Read-only: refused,

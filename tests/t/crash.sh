@@ -8,6 +8,7 @@
 #     file of the kernel-filled tree is intact (compare.py);
 #   fail (later writes refused, undo file closed): the reference e2undo
 #     restores the original image byte for byte.
+# E2X_LONG=1 cuts after every write of every conversion.
 # Needs root, loop devices, python3 and the reference e2fsprogs.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -98,6 +99,7 @@ while IFS='|' read -r name mkfs what cuts reffsck_ok; do
 	cp "$img" "$work/orig.img"
 	total=$("$conv" "$img" "$what" -1 drop | sed -n 's/^writes //p')
 	[ "${total:-0}" -gt 3 ] || { fail "only ${total:-0} writes"; continue; }
+	[ "${E2X_LONG:-0}" = 1 ] && cuts=all
 	for cut in $(cut_points "$total" "$cuts"); do
 		power_cut
 		undo_cut
