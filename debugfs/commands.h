@@ -62,7 +62,9 @@ DBG_COMMAND(do_ex, "ex", "dump_extents extents", FS | PATH,
 DBG_COMMAND(do_extent_open, "extent_open", "eo", FS | PATH,
 	    "file",
 	    "walk a file's extent tree: root, current, next, prev, up, "
-	    "down, nl, pl, ns, ps, goto, info, print_all; extent_close")
+	    "down, nl, pl, ns, ps, goto, info, print_all; edit it (-w): "
+	    "insert_node, replace_node, delete_node, split_node, "
+	    "fix_parents, set_bmap; extent_close")
 DBG_COMMAND(do_bmap, "bmap", NULL, FS | PATH,
 	    "file logical_block",
 	    "the physical block behind a logical block (0: a hole)")

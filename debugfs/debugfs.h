@@ -39,7 +39,7 @@ struct dbg_ctx {
 	int quit;		/* set by quit */
 	unsigned int failed;	/* number of commands that failed */
 	time_t now;		/* set_current_time, 0: the system clock */
-	ext2_extent_handle_t extent;	/* extent_open's handle, or NULL */
+	struct e2x_extent_edit *extent;	/* extent_open's tree, or NULL */
 	ext2_ino_t extent_ino;		/* ... and its inode */
 	struct e2x_jwriter *jwriter;	/* journal_open's writer, or NULL */
 };

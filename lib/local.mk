@@ -10,6 +10,7 @@ lib_libe2x_la_SOURCES = \
 	lib/clock.c \
 	lib/fs_uuid.c \
 	lib/raw_edit.c \
+	lib/extent_edit.c \
 	lib/dir_create.c \
 	lib/open.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
