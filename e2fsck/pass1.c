@@ -467,7 +467,7 @@ static void check_encryption(struct p1_inode *st)
 	unsigned char ver = 0;
 	int len = -1;
 
-	if (!p1_ibody_find(st->inode, st->isize, FSCK_XATTR_INDEX_ENCRYPTION,
+	if (!p1_ibody_find(st->fs, st->inode, FSCK_XATTR_INDEX_ENCRYPTION,
 			   "c", &voff, &vlen, &vinum, &why) && !vinum) {
 		len = vlen;
 		if (vlen)

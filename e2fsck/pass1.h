@@ -78,10 +78,9 @@ void p1_report_write(struct fsck_ctx *ctx, ext2_ino_t ino, errcode_t err);
 /* Find an in-inode xattr; sets *VOFF and *VLEN to the value's place in the
  * inode buffer.  Returns 0, E2X_ERR_NOT_FOUND or E2X_ERR_CORRUPT (with a
  * reason in *WHY). */
-errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
-			unsigned int isize, int index, const char *name,
-			unsigned int *voff, unsigned int *vlen,
-			uint32_t *vinum, const char **why);
+errcode_t p1_ibody_find(ext2_filsys fs, const struct ext2_inode_large *inode,
+			int index, const char *name, unsigned int *voff,
+			unsigned int *vlen, uint32_t *vinum, const char **why);
 void p1_check_ibody_ea(struct p1_inode *st);
 void p1_note_ibody_ea_inodes(struct p1_inode *st);
 void p1_check_inline(struct p1_inode *st);
@@ -94,8 +93,7 @@ void p1_check_ea_block(struct p1_inode *st);
 void p1_ea_finish(struct fsck_ctx *ctx);
 int p1_block_xattr(struct p1_inode *st, int index, const char *name,
 		   void *out, unsigned int max);
-void p1_check_ea_entries(struct p1_inode *st, const char *base,
-			 unsigned int first, unsigned int size,
-			 unsigned int value_base, blk64_t blk, int in_block);
+void p1_check_ea_entry(struct p1_inode *st, const void *entry,
+		       const char *value, blk64_t blk, int in_block);
 
 #endif

@@ -103,49 +103,54 @@ static uint64_t ea_entry_charge(ext2_filsys fs, struct ext2_ext_attr_entry *e)
 	return ea_inode_charge(fs, e->e_value_size);
 }
 
-/* Value-inode references and, in blocks, entry hashes. */
-void p1_check_ea_entries(struct p1_inode *st, const char *base,
-			 unsigned int first, unsigned int size,
-			 unsigned int value_base, blk64_t blk, int in_block)
+/* One entry's value-inode reference and, in a block, its hash (VALUE
+ * the value's bytes there). */
+void p1_check_ea_entry(struct p1_inode *st, const void *entry,
+		       const char *value, blk64_t blk, int in_block)
 {
 	struct ext2_super_block *sb = st->fs->super;
+	struct ext2_ext_attr_entry *e = (void *)entry;
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.ino = st->ino;
+	if (e->e_value_inum) {
+		pctx.ino2 = e->e_value_inum;
+		if (!in_block) {
+			st->nclusters += ea_entry_charge(st->fs, e);
+			st->ea_inodes += ea_entry_charged(st->fs, e);
+		}
+		if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
+		    e->e_value_inum > sb->s_inodes_count)
+			pctx.str = "inode number out of range";
+		else
+			ext2fs_mark_inode_bitmap2(st->ctx->ea_inode_refd,
+						  e->e_value_inum);
+		if (pctx.str)
+			fix_problem(st->ctx, PR_1_EA_INODE_REF, &pctx);
+		return;
+	}
+	if (!in_block || !e->e_hash)
+		return;
+	if (e->e_hash != ext2fs_ext_attr_hash_entry(e, (char *)value) &&
+	    e->e_hash != ext2fs_ext_attr_hash_entry_signed(e, (char *)value))
+		ea_problem(st, PR_1_EA_HASH, blk, "entry");
+}
+
+/* The entries of an attribute block, from FIRST. */
+static void check_ea_entries(struct p1_inode *st, const char *base,
+			     unsigned int first, unsigned int size,
+			     blk64_t blk)
+{
 	unsigned int off = first;
 
 	while (off + sizeof(struct ext2_ext_attr_entry) <= size) {
 		struct ext2_ext_attr_entry *e = (void *)(base + off);
-		struct problem_ctx pctx;
 
 		if (EXT2_EXT_IS_LAST_ENTRY(e))
 			break;
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
-		pctx_clear(&pctx);
-		pctx.ino = st->ino;
-		if (e->e_value_inum) {
-			pctx.ino2 = e->e_value_inum;
-			if (!in_block) {
-				st->nclusters += ea_entry_charge(st->fs, e);
-				st->ea_inodes += ea_entry_charged(st->fs, e);
-			}
-			if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
-				 e->e_value_inum > sb->s_inodes_count)
-				pctx.str = "inode number out of range";
-			else
-				ext2fs_mark_inode_bitmap2(
-					st->ctx->ea_inode_refd,
-					e->e_value_inum);
-			if (pctx.str)
-				fix_problem(st->ctx, PR_1_EA_INODE_REF, &pctx);
-			continue;
-		}
-		if (!in_block || !e->e_hash)
-			continue;
-		if (e->e_hash != ext2fs_ext_attr_hash_entry(
-					 e, (char *)base + value_base +
-						    e->e_value_offs) &&
-		    e->e_hash != ext2fs_ext_attr_hash_entry_signed(
-					 e, (char *)base + value_base +
-						    e->e_value_offs))
-			ea_problem(st, PR_1_EA_HASH, blk, "entry");
+		p1_check_ea_entry(st, e, base + e->e_value_offs, blk, 1);
 	}
 }
 
@@ -247,7 +252,7 @@ static int check_ea_block_once(struct p1_inode *st, blk64_t blk,
 			return -1;
 		}
 	}
-	p1_check_ea_entries(st, base, sizeof(*h), fs->blocksize, 0, blk, 1);
+	check_ea_entries(st, base, sizeof(*h), fs->blocksize, blk);
 	return 0;
 }
 
