@@ -6,12 +6,11 @@ lib_libe2x_la_SOURCES = \
 	lib/e2x.h \
 	lib/e2x-geometry.h \
 	lib/version.c \
-	lib/iversion.c \
 	lib/clock.c \
 	lib/fs_uuid.c \
-	lib/raw_edit.c \
-	lib/dir_create.c \
-	lib/open.c
+	lib/crc32c.c \
+	lib/open.c \
+	lib/settle.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
 lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
 lib_libe2x_la_LDFLAGS = -version-info 0:0:0 $(SAN_LDFLAGS)
@@ -51,6 +50,7 @@ lib_libe2x_la_SOURCES += \
 	lib/dir_fill.c \
 	lib/dir_ops.c \
 	lib/dir_edit.c \
+	lib/dir_create.c \
 	lib/dir_verify.c
 e2xinclude_HEADERS += lib/e2x-dir.h
 
@@ -75,6 +75,7 @@ e2xinclude_HEADERS += lib/e2x-journal.h
 # One inode as a whole (e2x-inode.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-inode.h \
+	lib/iversion.c \
 	lib/inode_new.c \
 	lib/inode_kill.c
 e2xinclude_HEADERS += lib/e2x-inode.h
@@ -104,10 +105,9 @@ lib_libe2x_la_SOURCES += \
 	lib/select.c
 e2xinclude_HEADERS += lib/e2x-file.h
 
-# Whole-file-system conversions (e2x-convert.h) and the settle step.
+# Whole-file-system conversions (e2x-convert.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-convert.h \
-	lib/settle.c \
 	lib/convert.c \
 	lib/csum_convert.c
 e2xinclude_HEADERS += lib/e2x-convert.h
@@ -116,7 +116,8 @@ e2xinclude_HEADERS += lib/e2x-convert.h
 # raw block edits (e2x-meta.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-meta.h \
-	lib/group_meta.c
+	lib/group_meta.c \
+	lib/raw_edit.c
 e2xinclude_HEADERS += lib/e2x-meta.h
 
 # geometry and mkfs (mke2fs): e2x-geometry.h
@@ -141,7 +142,6 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_iterate.c \
 	lib/itree_verify.c \
 	lib/itree_stats.c \
-	lib/crc32c.c \
 	lib/itree_memo.c
 e2xinclude_HEADERS += lib/e2x-itree.h
 
