@@ -9,7 +9,6 @@
 #include "config.h"
 #include <string.h>
 #include "pass1.h"
-#include <ext2fs/ext2_ext_attr.h>
 
 /* The reason pass 1 gives for an in-inode area with FAULTS (as
  * e2x_xattr_ibody_walk reports them), or NULL when it passes.  Empty
