@@ -6,7 +6,7 @@ sbin_PROGRAMS += e2fsck/e2fsck
 e2fsck_e2fsck_SOURCES = \
 	e2fsck/context.h \
 	e2fsck/problem.h \
-	e2fsck/problem_codes.h \
+	e2fsck/problem_list.h \
 	e2fsck/problem.c \
 	e2fsck/journal.h \
 	e2fsck/journal.c \

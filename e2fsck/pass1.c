@@ -500,7 +500,7 @@ static void check_encryption(struct p1_inode *st)
 	const char *why;
 	int len;
 
-	if (!p1_ibody_find(st->inode, st->isize, FSCK_XATTR_INDEX_ENCRYPTION,
+	if (!p1_ibody_find(st->fs, st->inode, FSCK_XATTR_INDEX_ENCRYPTION,
 			   "c", &voff, &vlen, &vinum, &why) && !vinum) {
 		len = vlen;
 		memcpy(c, (unsigned char *)st->inode + voff,

@@ -82,10 +82,9 @@ void p1_promote_symlinks(struct fsck_ctx *ctx);
 /* Find an in-inode xattr; sets *VOFF and *VLEN to the value's place in the
  * inode buffer.  Returns 0, E2X_ERR_NOT_FOUND or E2X_ERR_CORRUPT (with a
  * reason in *WHY). */
-errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
-			unsigned int isize, int index, const char *name,
-			unsigned int *voff, unsigned int *vlen,
-			uint32_t *vinum, const char **why);
+errcode_t p1_ibody_find(ext2_filsys fs, const struct ext2_inode_large *inode,
+			int index, const char *name, unsigned int *voff,
+			unsigned int *vlen, uint32_t *vinum, const char **why);
 void p1_check_ibody_ea(struct p1_inode *st);
 void p1_note_ibody_ea_inodes(struct p1_inode *st);
 void p1_check_inline(struct p1_inode *st);

@@ -2,178 +2,113 @@
 /*
  * pass1_inline.c --- pass 1's checks of the in-inode extended attribute
  * area and of inline data (system.data present and sane, sizes, only on
- * types that can hold data).  Every length read from the inode is
- * bounds-checked here; libext2fs' inline data helpers are not used.
+ * types that can hold data).  The area is read by libe2x's walk
+ * (e2x_xattr_ibody_walk), which bounds-checks every length and reports
+ * what is wrong per entry; pass 1 decides which faults to report.
  */
 #include "config.h"
 #include <string.h>
 #include "pass1.h"
-#include <ext2fs/ext2_ext_attr.h>
 
-#define IBODY_MAGIC_LEN 4
-
-/* Offsets of the in-inode xattr area: [start, end) in the inode buffer. */
-static int ibody_area(const struct ext2_inode_large *inode,
-		      unsigned int isize, unsigned int *start,
-		      unsigned int *end)
+/* The reason pass 1 gives for an in-inode area with FAULTS (as
+ * e2x_xattr_ibody_walk reports them), or NULL when it passes.  Empty
+ * names, value padding and value inodes are not this check's business. */
+static const char *ibody_reason(unsigned int faults)
 {
-	unsigned int extra;
-
-	if (isize <= EXT2_GOOD_OLD_INODE_SIZE)
-		return 0;
-	extra = inode->i_extra_isize;
-	if (extra > isize - EXT2_GOOD_OLD_INODE_SIZE || (extra & 3))
-		return 0;
-	*start = EXT2_GOOD_OLD_INODE_SIZE + extra;
-	*end = isize;
-	if (*start + IBODY_MAGIC_LEN > *end)
-		return 0;
-	return *(const uint32_t *)((const char *)inode + *start) ==
-	       EXT2_EXT_ATTR_MAGIC;
+	if (faults & E2X_XATTR_F_LIST_CUT)
+		return "entries run past the end";
+	if (faults & E2X_XATTR_F_VALUE_OUTSIDE)
+		return "a value lies outside the attribute area";
+	if (faults & E2X_XATTR_F_VALUE_SHARED)
+		return "two values share bytes";
+	return NULL;
 }
 
-/* Whether two entries' values (from FIRST, already known to lie inside
- * the region) use the same bytes; the kernel never makes that. */
-static int values_overlap(const char *base, unsigned int first,
-			  unsigned int value_base)
+struct ibody_find {
+	int index;
+	const char *name;
+	size_t len;
+	const struct e2x_xattr_ibody_entry *hit;
+	struct e2x_xattr_ibody_entry last;
+};
+
+static int match_entry(const struct e2x_xattr_ibody_entry *e, void *priv)
 {
-	const struct ext2_ext_attr_entry *a, *b;
-	unsigned int i, j;
+	struct ibody_find *f = priv;
 
-	for (i = first; !EXT2_EXT_IS_LAST_ENTRY(
-		     a = (const void *)(base + i));
-	     i += EXT2_EXT_ATTR_LEN(a->e_name_len)) {
-		uint64_t a0 = (uint64_t)value_base + a->e_value_offs;
-		uint64_t a1 = a0 + EXT2_EXT_ATTR_SIZE(a->e_value_size);
-
-		if (a->e_value_inum || !a->e_value_size)
-			continue;
-		for (j = i + EXT2_EXT_ATTR_LEN(a->e_name_len);
-		     !EXT2_EXT_IS_LAST_ENTRY(b = (const void *)(base + j));
-		     j += EXT2_EXT_ATTR_LEN(b->e_name_len)) {
-			uint64_t b0 = (uint64_t)value_base + b->e_value_offs;
-			uint64_t b1 = b0 + EXT2_EXT_ATTR_SIZE(b->e_value_size);
-
-			if (!b->e_value_inum && b->e_value_size && a0 < b1 &&
-			    b0 < a1)
-				return 1;
-		}
+	if (e->xa.name_index == f->index && e->xa.name_len == f->len &&
+	    !memcmp(e->xa.name, f->name, f->len)) {
+		f->last = *e;
+		f->hit = &f->last;
 	}
 	return 0;
 }
 
-/*
- * Walk the entries of an xattr region: entries from FIRST, values at
- * VALUE_BASE + e_value_offs, everything inside [0, SIZE) of BASE.  Calls
- * nothing; returns NULL when sane or a reason.  When NAME is given, sets
- * *FOUND_AT to the matching entry's offset (or leaves it).
- */
-static const char *walk_entries(const char *base, unsigned int first,
-				unsigned int size, unsigned int value_base,
-				int index, const char *name,
-				unsigned int *found_at)
+errcode_t p1_ibody_find(ext2_filsys fs, const struct ext2_inode_large *inode,
+			int index, const char *name, unsigned int *voff,
+			unsigned int *vlen, uint32_t *vinum, const char **why)
 {
-	unsigned int off = first, end_entries;
-	size_t nlen = name ? strlen(name) : 0;
-
-	for (;;) {
-		const struct ext2_ext_attr_entry *e;
-
-		if (off + 4 > size)
-			return "entries run past the end";
-		e = (const void *)(base + off);
-		if (EXT2_EXT_IS_LAST_ENTRY(e))
-			break;
-		if (off + sizeof(*e) > size ||
-		    off + EXT2_EXT_ATTR_LEN(e->e_name_len) > size)
-			return "entries run past the end";
-		/* an empty name is valid: system.posix_acl_* use one */
-		if (name && e->e_name_index == index &&
-		    e->e_name_len == nlen &&
-		    !memcmp(EXT2_EXT_ATTR_NAME(e), name, nlen))
-			*found_at = off;
-		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
-	}
-	end_entries = off + 4;
-	for (off = first;;) {
-		const struct ext2_ext_attr_entry *e = (const void *)(base + off);
-		uint64_t v0, v1;
-
-		if (EXT2_EXT_IS_LAST_ENTRY(e))
-			break;
-		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
-		if (e->e_value_inum) {
-			continue;
-		}
-		if (!e->e_value_size)
-			continue;
-		v0 = (uint64_t)value_base + e->e_value_offs;
-		v1 = v0 + e->e_value_size;
-		if (v0 < end_entries || v1 > size)
-			return "a value lies outside the attribute area";
-	}
-	return values_overlap(base, first, value_base) ?
-		       "two values share bytes" : NULL;
-}
-
-errcode_t p1_ibody_find(const struct ext2_inode_large *inode,
-			unsigned int isize, int index, const char *name,
-			unsigned int *voff, unsigned int *vlen,
-			uint32_t *vinum, const char **why)
-{
-	const char *base = (const char *)inode;
-	const struct ext2_ext_attr_entry *e;
-	unsigned int start, end, at = 0;
+	struct ibody_find f = { .index = index, .name = name,
+				.len = strlen(name) };
+	unsigned int faults;
 
 	*why = NULL;
-	if (!ibody_area(inode, isize, &start, &end))
+	/* an impossible i_extra_isize is check_extra_isize's to report */
+	if (e2x_xattr_ibody_walk(fs, inode, match_entry, &f, &faults))
 		return E2X_ERR_NOT_FOUND;
-	*why = walk_entries(base, start + IBODY_MAGIC_LEN, end,
-			    start + IBODY_MAGIC_LEN, index, name, &at);
+	*why = ibody_reason(faults);
 	if (*why)
 		return E2X_ERR_CORRUPT;
-	if (!at)
+	if (!f.hit)
 		return E2X_ERR_NOT_FOUND;
-	e = (const void *)(base + at);
-	*voff = start + IBODY_MAGIC_LEN + e->e_value_offs;
-	*vlen = e->e_value_size;
-	*vinum = e->e_value_inum;
+	*voff = f.hit->value_off;
+	*vlen = f.hit->xa.value_len;
+	*vinum = f.hit->xa.value_inum;
 	return 0;
+}
+
+/* The walk's callback that keeps the first entry's offset and stops. */
+static int first_entry(const struct e2x_xattr_ibody_entry *e, void *priv)
+{
+	*(unsigned int *)priv = e->entry_off;
+	return 1;
+}
+
+/* The value-inode entries of the in-inode area (values are placed from
+ * the first entry on) judged by pass1_xattr.c with FLAGS. */
+static void check_ibody_entries(struct p1_inode *st, int flags)
+{
+	unsigned int first = 0;
+
+	e2x_xattr_ibody_walk(st->fs, st->inode, first_entry, &first, NULL);
+	if (first)
+		p1_check_ea_entries(st, (const char *)st->inode, first,
+				    st->isize, first, 0, flags);
 }
 
 void p1_check_ibody_ea(struct p1_inode *st)
 {
 	struct problem_ctx pctx;
-	unsigned int start, end;
-	const char *why;
+	unsigned int faults;
 
-	if (!ibody_area(st->inode, st->isize, &start, &end))
+	if (e2x_xattr_ibody_walk(st->fs, st->inode, NULL, NULL, &faults))
 		return;
-	why = walk_entries((const char *)st->inode, start + IBODY_MAGIC_LEN,
-			   end, start + IBODY_MAGIC_LEN, 0, NULL, NULL);
-	if (why) {
+	if (ibody_reason(faults)) {
 		pctx_clear(&pctx);
 		pctx.ino = st->ino;
-		pctx.str = why;
+		pctx.str = ibody_reason(faults);
 		p1_fix(st, PR_1_IBODY_EA_BAD, &pctx);
 		return;
 	}
-	p1_check_ea_entries(st, (const char *)st->inode,
-			    start + IBODY_MAGIC_LEN, end,
-			    start + IBODY_MAGIC_LEN, 0, 0);
+	check_ibody_entries(st, 0);
 }
 
 /* An inline inode's attributes (p1_check_inline judged the area): the
- * value inodes they name count in i_blocks and are not orphans. */
+ * value inodes they name count in i_blocks and are not orphans; they are
+ * only counted, as dropping them would drop the data. */
 void p1_note_ibody_ea_inodes(struct p1_inode *st)
 {
-	unsigned int start, end;
-
-	if (!ibody_area(st->inode, st->isize, &start, &end))
-		return;
-	p1_check_ea_entries(st, (const char *)st->inode,
-			    start + IBODY_MAGIC_LEN, end,
-			    start + IBODY_MAGIC_LEN, 0, EA_NO_DROP);
+	check_ibody_entries(st, EA_NO_DROP);
 }
 
 /* Report; returns 1 when the problem was repaired. */
@@ -212,7 +147,7 @@ void p1_check_inline(struct p1_inode *st)
 		inline_problem(st, PR_1_INLINE_TYPE, &pctx);
 		return;
 	}
-	err = p1_ibody_find(in, st->isize, FSCK_XATTR_INDEX_SYSTEM, "data",
+	err = p1_ibody_find(st->fs, in, FSCK_XATTR_INDEX_SYSTEM, "data",
 			    &voff, &vlen, &vinum, &why);
 	if (err == E2X_ERR_CORRUPT) {
 		pctx.str = why;

@@ -483,7 +483,7 @@ static void check_inline_dir(struct p2_dir *pd)
 	walk_region(pd, ib + EXT4_INLINE_DATA_DOTDOT_SIZE,
 		    EXT4_MIN_INLINE_DATA_SIZE - EXT4_INLINE_DATA_DOTDOT_SIZE, 0,
 		    0, 1);
-	if (p1_ibody_find(in, pd->isize, FSCK_XATTR_INDEX_SYSTEM, "data",
+	if (p1_ibody_find(pd->fs, in, FSCK_XATTR_INDEX_SYSTEM, "data",
 			  &voff, &vlen, &vinum, &why) || !vlen || vinum)
 		return;
 	if (voff + vlen > pd->isize)

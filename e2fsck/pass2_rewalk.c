@@ -83,7 +83,7 @@ static int each_inline(struct p2_dir *pd, p2_entry_fn fn, void *priv)
 			    0, 8, fn, priv);
 	if (rc)
 		return rc;
-	if (p1_ibody_find(pd->inode, pd->isize, FSCK_XATTR_INDEX_SYSTEM,
+	if (p1_ibody_find(pd->fs, pd->inode, FSCK_XATTR_INDEX_SYSTEM,
 			  "data", &voff, &vlen, &vinum, &why) || !vlen ||
 	    vinum || voff + vlen > pd->isize)
 		return 0;

@@ -4,9 +4,10 @@
  * what to do about each (fix_problem, problem.c).
  *
  * A code carries its pass in bits 16-23 (0 = superblock and start-up,
- * 0x11 = pass 1b).  The table in problem.c gives every code a message in
- * our words, the question asked, and flags; passes never print problems
- * themselves.
+ * 0x11 = pass 1b).  Every code is one row of problem_list.h, which gives
+ * it a name, a message in our words, the question asked, and flags; the
+ * enum below and the table in problem.c are both made from it.  Passes
+ * never print problems themselves.
  */
 #ifndef E2FSCK_PROBLEM_H
 #define E2FSCK_PROBLEM_H
@@ -67,7 +68,12 @@ struct problem_row {
 	const char *msg;
 };
 
-#include "problem_codes.h"
+/* The codes, one name each, from the single list (problem_list.h). */
+enum problem_code {
+#define PROBLEM(name, code, prompt, flags, msg) name = code,
+#include "problem_list.h"
+#undef PROBLEM
+};
 
 /*
  * Report problem CODE with the values in PCTX and decide: returns 1 when

@@ -322,4 +322,19 @@ errcode_t e2x_dir_verify(ext2_filsys fs, ext2_ino_t dir, int flags,
 void e2x_dir_problems_free(struct e2x_dir_problems *p);
 const char *e2x_dir_problem_name(enum e2x_dir_problem_code code);
 
+/* dir_edit.c --- whole-directory edits over the directory engine:
+ * each reads and writes the inodes it changes and moves i_version once. */
+/* Append one empty leaf block to a linear directory; an inline directory
+ * is moved into its first block instead.  E2X_ERR_UNSUPPORTED for an
+ * indexed directory (a block outside the index would be lost). */
+errcode_t e2x_dir_expand(ext2_filsys fs, ext2_ino_t dir, int flags);
+/* Build (or rebuild) the itree of an htree directory from its entries.
+ * E2X_ERR_UNSUPPORTED without the itree feature, for a directory that is
+ * not indexed, or without in-inode room for the root record. */
+errcode_t e2x_dir_itree_build(ext2_filsys fs, ext2_ino_t dir, int flags);
+/* Drop a directory's itree, freeing its nodes (E2X_ERR_NOT_FOUND when it
+ * has none). */
+errcode_t e2x_dir_itree_drop(ext2_filsys fs, ext2_ino_t dir, int flags);
+
+
 #endif

@@ -391,4 +391,11 @@ errcode_t e2x_orphans_process(ext2_filsys fs, unsigned int flags,
 			      e2x_orphan_report_fn fn, void *data,
 			      struct e2x_orphan_result *res);
 
+/* journal_edit.c --- add an internal journal of MB megabytes (0: the
+ * size mke2fs would choose), zeroed; or remove the journal (E2X_ERR_BUSY
+ * while it needs recovery): the superblock forgets it, then its blocks
+ * are freed and its inode cleared. */
+errcode_t e2x_journal_add(ext2_filsys fs, unsigned long mb);
+errcode_t e2x_journal_remove(ext2_filsys fs);
+
 #endif /* E2X_JOURNAL_H */

@@ -6,13 +6,11 @@ lib_libe2x_la_SOURCES = \
 	lib/e2x.h \
 	lib/e2x-geometry.h \
 	lib/version.c \
-	lib/iversion.c \
 	lib/clock.c \
 	lib/fs_uuid.c \
-	lib/raw_edit.c \
-	lib/extent_edit.c \
-	lib/dir_create.c \
-	lib/open.c
+	lib/crc32c.c \
+	lib/open.c \
+	lib/settle.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
 lib_libe2x_la_LIBADD = $(EXT2FS_LIBS) $(BLKID_LIBS) $(UUID_LIBS) -lpthread
 lib_libe2x_la_LDFLAGS = -version-info 0:0:0 $(SAN_LDFLAGS)
@@ -51,6 +49,8 @@ lib_libe2x_la_SOURCES += \
 	lib/dir_change.c \
 	lib/dir_fill.c \
 	lib/dir_ops.c \
+	lib/dir_edit.c \
+	lib/dir_create.c \
 	lib/dir_verify.c
 e2xinclude_HEADERS += lib/e2x-dir.h
 
@@ -68,29 +68,59 @@ lib_libe2x_la_SOURCES += \
 	lib/journal_replay.c \
 	lib/journal_recover.c \
 	lib/journal_write.c \
+	lib/journal_edit.c \
 	lib/overlay_io.c \
 	lib/orphan.c
 e2xinclude_HEADERS += lib/e2x-journal.h
 
-# Inline data, in-inode attributes, file content, file block allocation.
+# One inode as a whole (e2x-inode.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-inode.h \
+	lib/iversion.c \
+	lib/inode_new.c \
+	lib/inode_kill.c
+e2xinclude_HEADERS += lib/e2x-inode.h
+
+# Extended attributes, in the inode and by full name (e2x-xattr.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-xattr.h \
+	lib/xattr_ibody.c \
+	lib/xattr.c
+e2xinclude_HEADERS += lib/e2x-xattr.h
+
+# Inline data, file content, file block allocation (e2x-inline.h,
+# e2x-file.h).
 lib_libe2x_la_SOURCES += \
 	lib/e2x-inline.h \
-	lib/xattr_ibody.c \
+	lib/e2x-file.h \
 	lib/inline.c \
 	lib/alloc.c \
 	lib/file-int.h \
 	lib/file.c \
 	lib/file_indirect.c \
 	lib/file_ranges.c \
+	lib/extent_edit.c \
+	lib/file_space.c \
 	lib/storage_switch.c \
 	lib/pack_all.c \
 	lib/select-int.h \
-	lib/select.c \
-	lib/settle.c \
+	lib/select.c
+e2xinclude_HEADERS += lib/e2x-file.h
+
+# Whole-file-system conversions (e2x-convert.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-convert.h \
 	lib/convert.c \
-	lib/csum_convert.c \
-	lib/journal_edit.c \
-	lib/inode_new.c
+	lib/csum_convert.c
+e2xinclude_HEADERS += lib/e2x-convert.h
+
+# Metadata outside inodes: group bitmaps and tables, resize inode, MMP,
+# raw block edits (e2x-meta.h).
+lib_libe2x_la_SOURCES += \
+	lib/e2x-meta.h \
+	lib/group_meta.c \
+	lib/raw_edit.c
+e2xinclude_HEADERS += lib/e2x-meta.h
 
 # geometry and mkfs (mke2fs): e2x-geometry.h
 lib_libe2x_la_SOURCES += \
@@ -114,7 +144,6 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_iterate.c \
 	lib/itree_verify.c \
 	lib/itree_stats.c \
-	lib/crc32c.c \
 	lib/itree_memo.c
 e2xinclude_HEADERS += lib/e2x-itree.h
 
@@ -124,16 +153,6 @@ lib_libe2x_la_SOURCES += \
 	lib/cache_io.c \
 	lib/guard_io.c
 e2xinclude_HEADERS += lib/e2x-cache.h
-
-# Single edits for debugfs and test builders (e2x-edit.h).
-lib_libe2x_la_SOURCES += \
-	lib/e2x-edit.h \
-	lib/dir_edit.c \
-	lib/inode_kill.c \
-	lib/file_space.c \
-	lib/xattr.c \
-	lib/group_meta.c
-e2xinclude_HEADERS += lib/e2x-edit.h
 
 # Quota files, read only (e2x-quota.h).
 lib_libe2x_la_SOURCES += \

@@ -183,7 +183,7 @@ static int ibody_match(const struct e2x_xattr *xa, void *priv)
 	    memcmp(xa->name, f->suffix, xa->name_len))
 		return 0;
 	/* The entry header ends right before the name: e_hash is its
-	 * last word (layout in e2x-inline.h). */
+	 * last word (layout in e2x-xattr.h). */
 	hdr = (const unsigned char *)xa->name;
 	f->loc->found = 1;
 	f->loc->inum = xa->value_inum;

@@ -24,14 +24,27 @@ struct xent {
 	uint32_t inum;
 	uint32_t size;
 	uint32_t hash;
-	const unsigned char *value;	/* NULL for EA-inode values */
+	const unsigned char *value;	/* NULL for EA-inode or faulty values */
+	size_t off;			/* entry offset from the first entry */
+	size_t value_off;		/* value offset from the first entry */
+	unsigned int faults;		/* E2X_XATTR_F_* */
 };
 
 struct xtable {
 	struct xent *ents;
 	size_t count;
 	size_t max;
+	size_t hdr_off;		/* the magic's offset in the inode; 0: no area */
+	unsigned int faults;	/* every entry's, and E2X_XATTR_F_LIST_CUT */
 };
+
+/* Faults that make an area unusable for reading and editing. */
+#define STRICT_FAULTS (E2X_XATTR_F_LIST_CUT | E2X_XATTR_F_EMPTY_NAME | \
+		       E2X_XATTR_F_VALUE_OUTSIDE | E2X_XATTR_F_VALUE_SLACK | \
+		       E2X_XATTR_F_NO_EA_INODE)
+/* Faults after which a value's bytes are not to be read. */
+#define VALUE_FAULTS (E2X_XATTR_F_LIST_CUT | E2X_XATTR_F_VALUE_OUTSIDE | \
+		      E2X_XATTR_F_VALUE_SLACK)
 
 static size_t inode_bytes(ext2_filsys fs)
 {
@@ -39,10 +52,10 @@ static size_t inode_bytes(ext2_filsys fs)
 }
 
 /*
- * Locate the area: *first gets the first entry (after the magic), *size
- * the bytes from there to the end of the inode.  Returns 0 with *size 0
- * when the inode has no room for an area, E2X_ERR_CORRUPT when
- * i_extra_isize is impossible.
+ * Locate the area: *hdr gets the magic, *size the bytes from the first
+ * entry (after the magic) to the end of the inode, maybe too few for an
+ * end mark.  Returns 0 with *hdr NULL when the inode has no room for a
+ * magic, E2X_ERR_CORRUPT when i_extra_isize is impossible.
  */
 static errcode_t ibody_locate(ext2_filsys fs,
 			      const struct ext2_inode_large *inode,
@@ -61,7 +74,7 @@ static errcode_t ibody_locate(ext2_filsys fs,
 	start = EXT2_GOOD_OLD_INODE_SIZE + inode->i_extra_isize;
 	if (start > isz)
 		return E2X_ERR_CORRUPT;
-	if (start + IBODY_HDR_SIZE + IBODY_END_MARK > isz)
+	if (start + IBODY_HDR_SIZE > isz)
 		return 0;
 	*hdr = (const unsigned char *)inode + start;
 	*size = isz - start - IBODY_HDR_SIZE;
@@ -88,84 +101,144 @@ static void table_free(struct xtable *t)
 	t->count = t->max = 0;
 }
 
-/* Parse one entry at OFF of the area FIRST/SIZE into E; *next gets the
- * offset of the following entry.  Every length is checked. */
-static errcode_t parse_entry(const unsigned char *first, size_t size,
-			     size_t off, struct xent *e, size_t *next)
+/* Offset of the end mark after the whole entries from the first; *cut
+ * set when the list has no end mark inside the area. */
+static size_t list_end(const unsigned char *first, size_t size, int *cut)
+{
+	size_t off = 0;
+
+	while (off + IBODY_END_MARK <= size && get_le32(first + off) != 0) {
+		size_t len = E2X_XATTR_ENTRY_LEN(first[off]); /* e_name_len */
+
+		if (off + len > size) {
+			*cut = 1;
+			return off;
+		}
+		off += len;
+	}
+	*cut = off + IBODY_END_MARK > size;
+	return off;
+}
+
+/* What is wrong with the value of E (entries end at END_ENTRIES, past the
+ * end mark, in an area of SIZE bytes from the first entry). */
+static unsigned int value_faults(ext2_filsys fs, const struct xent *e,
+				 size_t end_entries, size_t size)
+{
+	uint64_t v0 = e->value_off;
+
+	if (e->inum)
+		return ext2fs_has_feature_ea_inode(fs->super) ?
+			       0 : E2X_XATTR_F_NO_EA_INODE;
+	if (e->size && (v0 < end_entries || v0 + e->size > size))
+		return E2X_XATTR_F_VALUE_OUTSIDE;
+	if (v0 > size || v0 + E2X_XATTR_VALUE_LEN(e->size) > size)
+		return E2X_XATTR_F_VALUE_SLACK;
+	return 0;
+}
+
+/* Read the whole entry at OFF of the area FIRST into E, judged. */
+static void read_entry(ext2_filsys fs, const unsigned char *first,
+		       size_t size, size_t off, size_t end_entries, int cut,
+		       struct xent *e)
 {
 	struct e2x_xattr_entry raw;
-	size_t len;
 
-	if (off + sizeof(raw) + IBODY_END_MARK > size)
-		return E2X_ERR_CORRUPT;
 	memcpy(&raw, first + off, sizeof(raw));
-	if (raw.e_name_len == 0)
-		return E2X_ERR_CORRUPT;
-	len = E2X_XATTR_ENTRY_LEN(raw.e_name_len);
-	if (off + len + IBODY_END_MARK > size)
-		return E2X_ERR_CORRUPT;
 	e->index = raw.e_name_index;
 	e->name_len = raw.e_name_len;
 	e->name = (const char *)first + off + sizeof(raw);
 	e->inum = ext2fs_le32_to_cpu(raw.e_value_inum);
 	e->size = ext2fs_le32_to_cpu(raw.e_value_size);
 	e->hash = ext2fs_le32_to_cpu(raw.e_hash);
-	e->value = NULL;
-	if (!e->inum) {
-		size_t offs = ext2fs_le16_to_cpu(raw.e_value_offs);
-
-		if (offs > size || e->size > size ||
-		    E2X_XATTR_VALUE_LEN(e->size) > size - offs)
-			return E2X_ERR_CORRUPT;
-		e->value = first + offs;
-	}
-	*next = off + len;
-	return 0;
+	e->off = off;
+	e->value_off = e->inum ? 0 : ext2fs_le16_to_cpu(raw.e_value_offs);
+	e->faults = raw.e_name_len ? 0 : E2X_XATTR_F_EMPTY_NAME;
+	/* a cut list has no known end: its values are not judged */
+	if (cut)
+		e->faults |= E2X_XATTR_F_LIST_CUT;
+	else
+		e->faults |= value_faults(fs, e, end_entries, size);
+	e->value = e->inum || (e->faults & VALUE_FAULTS) ?
+			   NULL : first + e->value_off;
 }
 
-/* Parse the area into T (empty when there is no area or no magic). */
-static errcode_t table_parse(ext2_filsys fs,
-			     const struct ext2_inode_large *inode,
-			     struct xtable *t)
+/* Padded value bytes [a0, a1) of an in-area value, or 0 when none. */
+static int value_span(const struct xent *e, uint64_t *a0, uint64_t *a1)
+{
+	if (e->inum || !e->size || (e->faults & E2X_XATTR_F_LIST_CUT))
+		return 0;
+	*a0 = e->value_off;
+	*a1 = *a0 + E2X_XATTR_VALUE_LEN(e->size);
+	return 1;
+}
+
+/* Mark values that use bytes of another entry's value (the kernel never
+ * lays values out that way). */
+static void mark_shared(struct xtable *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->count; i++) {
+		uint64_t a0, a1, b0, b1;
+
+		if (!value_span(&t->ents[i], &a0, &a1))
+			continue;
+		for (j = i + 1; j < t->count; j++) {
+			if (!value_span(&t->ents[j], &b0, &b1) || a1 <= b0 ||
+			    b1 <= a0)
+				continue;
+			t->ents[i].faults |= E2X_XATTR_F_VALUE_SHARED;
+			t->ents[j].faults |= E2X_XATTR_F_VALUE_SHARED;
+		}
+	}
+}
+
+/*
+ * Read every whole entry of the area into T, each with its faults;
+ * nothing is refused but an impossible i_extra_isize (E2X_ERR_CORRUPT).
+ * T is empty when there is no area or no magic.
+ */
+static errcode_t table_read(ext2_filsys fs,
+			    const struct ext2_inode_large *inode,
+			    struct xtable *t)
 {
 	const unsigned char *hdr, *first;
-	size_t size, off = 0, i;
+	size_t size, end, off, i;
+	int cut = 0;
 	errcode_t err;
 
 	memset(t, 0, sizeof(*t));
 	err = ibody_locate(fs, inode, &hdr, &size);
 	if (err || !hdr || get_le32(hdr) != E2X_XATTR_IBODY_MAGIC)
 		return err;
+	t->hdr_off = (size_t)(hdr - (const unsigned char *)inode);
 	first = hdr + IBODY_HDR_SIZE;
+	end = list_end(first, size, &cut);
 	t->max = size / sizeof(struct e2x_xattr_entry) + 1;
 	err = ext2fs_get_array(t->max, sizeof(*t->ents), &t->ents);
 	if (err)
 		return err;
-	while (off + IBODY_END_MARK <= size && get_le32(first + off) != 0) {
-		if (t->count == t->max) {
-			err = E2X_ERR_CORRUPT;
-			goto out;
-		}
-		err = parse_entry(first, size, off, &t->ents[t->count], &off);
-		if (err)
-			goto out;
-		t->count++;
-	}
-	/* Values must lie past the end mark, not over the entries. */
-	for (i = 0; i < t->count; i++) {
-		const struct xent *e = &t->ents[i];
+	for (off = 0; off < end; off += E2X_XATTR_ENTRY_LEN(first[off]))
+		read_entry(fs, first, size, off, end + IBODY_END_MARK, cut,
+			   &t->ents[t->count++]);
+	mark_shared(t);
+	t->faults = cut ? E2X_XATTR_F_LIST_CUT : 0;
+	for (i = 0; i < t->count; i++)
+		t->faults |= t->ents[i].faults;
+	return 0;
+}
 
-		if (e->value && e->size &&
-		    e->value < first + off + IBODY_END_MARK) {
-			err = E2X_ERR_CORRUPT;
-			goto out;
-		}
-		if (e->inum && !ext2fs_has_feature_ea_inode(fs->super)) {
-			err = E2X_ERR_CORRUPT;
-			goto out;
-		}
-	}
-out:
+/* Parse the area into T for reading and editing: E2X_ERR_CORRUPT when
+ * any length or offset is bad (values sharing bytes are tolerated). */
+static errcode_t table_parse(ext2_filsys fs,
+			     const struct ext2_inode_large *inode,
+			     struct xtable *t)
+{
+	errcode_t err = table_read(fs, inode, t);
+
+	if (!err && (t->faults & STRICT_FAULTS))
+		err = E2X_ERR_CORRUPT;
 	if (err)
 		table_free(t);
 	return err;
@@ -213,7 +286,7 @@ static errcode_t table_store(ext2_filsys fs, struct ext2_inode_large *inode,
 	err = ibody_locate(fs, inode, &hdr, &size);
 	if (err)
 		return err;
-	if (!hdr)
+	if (!hdr || size < IBODY_END_MARK)
 		return t->count ? E2X_ERR_NO_SPACE : 0;
 	if (table_bytes(t, -1) > size)
 		return E2X_ERR_NO_SPACE;
@@ -421,6 +494,50 @@ errcode_t e2x_xattr_ibody_room(ext2_filsys fs,
 		err = E2X_ERR_NO_SPACE;
 	else
 		*max_value = (size - need) & ~(size_t)3;
+	table_free(&t);
+	return err;
+}
+
+/* One parsed entry as the walk shows it, offsets in the inode buffer. */
+static void walk_entry(const struct xtable *t, const struct xent *x,
+		       struct e2x_xattr_ibody_entry *we)
+{
+	size_t first = t->hdr_off + IBODY_HDR_SIZE;
+
+	memset(we, 0, sizeof(*we));
+	we->xa.name_index = x->index;
+	we->xa.name = x->name;
+	we->xa.name_len = x->name_len;
+	we->xa.value = x->value;
+	we->xa.value_len = x->size;
+	we->xa.value_inum = x->inum;
+	we->entry_off = (unsigned int)(first + x->off);
+	we->value_off = x->inum ? 0 : (unsigned int)(first + x->value_off);
+	we->faults = x->faults;
+}
+
+errcode_t e2x_xattr_ibody_walk(ext2_filsys fs,
+			       const struct ext2_inode_large *inode,
+			       e2x_xattr_walk_fn fn, void *priv,
+			       unsigned int *faults)
+{
+	struct e2x_xattr_ibody_entry we;
+	struct xtable t;
+	errcode_t err;
+	size_t i;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (faults)
+		*faults = 0;
+	err = table_read(fs, inode, &t);
+	if (err)
+		return err;
+	if (faults)
+		*faults = t.faults;
+	for (i = 0; fn && i < t.count && !err; i++) {
+		walk_entry(&t, &t.ents[i], &we);
+		err = fn(&we, priv);
+	}
 	table_free(&t);
 	return err;
 }

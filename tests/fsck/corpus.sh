@@ -147,7 +147,7 @@ if [ "$total" -lt "$rows" ]; then
 	bad=$((bad + 1))
 fi
 # Which problem codes the corpus reaches (informational).
-all=$(grep -c '^#define PR_' "$top_srcdir/e2fsck/problem_codes.h")
+all=$(grep -c '^PROBLEM(PR_' "$top_srcdir/e2fsck/problem_list.h")
 seen=$(sort -u "$work/codes" 2>/dev/null | wc -l)
 echo "problem codes reached by the corpus: $seen of $all"
 [ "$bad" = 0 ]

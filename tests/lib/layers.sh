@@ -11,14 +11,15 @@
 set -u
 
 top_builddir=${top_builddir:-.}
-objdir=$top_builddir/lib/.libs
+# objects of lib/ and of any concept folder below it (scripts/reorg-lib)
+libdir=$top_builddir/lib
 verbose=0
 [ "${1:-}" = -v ] && verbose=1
 
 skip() { echo "SKIP: $*"; exit 77; }
 command -v nm >/dev/null || skip "nm missing"
-set -- "$objdir"/*.o
-[ -e "$1" ] || skip "no objects in $objdir (build first)"
+set -- $(find "$libdir" -path '*/.libs/*.o' | sort)
+[ -e "${1:-}" ] || skip "no objects under $libdir (build first)"
 
 # One line per symbol use: "file D sym" for a definition, "file U sym"
 # for a use; file is the source name (dir, htree, ...).

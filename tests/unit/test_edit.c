@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_edit.c --- the single edits of e2x-edit.h (dir_edit.c,
+ * test_edit.c --- the single edits (once e2x-edit.h; dir_edit.c,
  * inode_kill.c, file_space.c, xattr.c): each named case works on a fresh
  * image, checks the outcome through the library, that i_version moved
  * exactly once per call, and (without itree) that the reference e2fsck

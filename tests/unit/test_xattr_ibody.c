@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_xattr_ibody.c --- the in-inode extended-attribute area: layout,
- * placement, room, get/set/remove/list, and refusal of corrupt areas.
+ * placement, room, get/set/remove/list, refusal of corrupt areas, and
+ * the walk that reports each entry's faults instead of refusing.
  * Oracles: the byte layout the kernel writes (dumped from inodes the
  * kernel made) and libext2fs' own xattr reader.
  */
@@ -402,6 +403,113 @@ START_TEST(random_damage_never_overruns)
 }
 END_TEST
 
+/* The walk reports what is wrong per entry instead of refusing. */
+struct walked {
+	int n;
+	unsigned int faults[4];
+	unsigned int name_len[4];
+	unsigned int value_off[4];
+	int has_value[4];
+};
+
+static int walk_note(const struct e2x_xattr_ibody_entry *e, void *priv)
+{
+	struct walked *w = priv;
+
+	if (w->n < 4) {
+		w->faults[w->n] = e->faults;
+		w->name_len[w->n] = e->xa.name_len;
+		w->value_off[w->n] = e->value_off;
+		w->has_value[w->n] = e->xa.value != NULL;
+	}
+	w->n++;
+	return 0;
+}
+
+/* A POSIX ACL the way the kernel stores it: index 2, empty name, value of
+ * 4 bytes at the end of a 256-byte inode. */
+static void put_acl_area(void)
+{
+	put32(AREA, 0xEA020000u);
+	ib.raw[AREA + 4] = 0;			/* e_name_len */
+	ib.raw[AREA + 5] = 2;			/* system.posix_acl_access */
+	put16(AREA + 6, 256 - AREA - 4 - 4);	/* value in the last 4 bytes */
+	put32(AREA + 12, 4);			/* e_value_size */
+	memcpy(ib.raw + 252, "\x02\0\0\0", 4);
+}
+
+START_TEST(walk_reports_empty_acl_name)
+{
+	struct walked w = { 0 };
+	unsigned int faults = 0;
+
+	fresh("-I 256");
+	put_acl_area();
+	ck_assert_int_eq(e2x_xattr_ibody_walk(fx.fs, &ib.in, walk_note, &w,
+					      &faults), 0);
+	ck_assert_int_eq(w.n, 1);
+	ck_assert_uint_eq(faults, E2X_XATTR_F_EMPTY_NAME);
+	ck_assert_uint_eq(w.name_len[0], 0);
+	ck_assert_uint_eq(w.value_off[0], 252);
+	ck_assert_int_eq(w.has_value[0], 1);
+	/* reading and editing still refuse it */
+	ck_assert_int_eq(e2x_xattr_ibody_check(fx.fs, &ib.in), E2X_ERR_CORRUPT);
+	fixture_drop(&fx);
+}
+END_TEST
+
+enum { W_OUTSIDE, W_CUT, W_SHARED };
+
+START_TEST(walk_reports_bad_values)
+{
+	struct walked w = { 0 };
+	unsigned int faults = 0, want = 0;
+
+	fresh("-I 256");
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 7, "data",
+					     "0123456789", 10), 0);
+	ck_assert_int_eq(e2x_xattr_ibody_set(fx.fs, &ib.in, 1, "a", "wxyz", 4),
+			 0);
+	switch (_i) {
+	case W_OUTSIDE:	/* the first value past the inode */
+		put16(AREA + 6, 200);
+		want = E2X_XATTR_F_VALUE_OUTSIDE;
+		break;
+	case W_CUT:	/* the second entry's name runs past the inode */
+		ib.raw[AREA + 4 + 20] = 255;
+		want = E2X_XATTR_F_LIST_CUT;
+		break;
+	case W_SHARED:	/* the second value inside the first */
+		put16(AREA + 4 + 20 + 2, le16_at(AREA + 6));
+		want = E2X_XATTR_F_VALUE_SHARED;
+		break;
+	}
+	ck_assert_int_eq(e2x_xattr_ibody_walk(fx.fs, &ib.in, walk_note, &w,
+					      &faults), 0);
+	ck_assert_uint_eq(faults, want);
+	ck_assert_int_eq(w.n, _i == W_CUT ? 1 : 2);
+	ck_assert_uint_eq(w.faults[0], want);
+	ck_assert_int_eq(w.has_value[0], _i == W_SHARED);
+	ck_assert_int_eq(e2x_xattr_ibody_check(fx.fs, &ib.in),
+			 _i == W_SHARED ? 0 : E2X_ERR_CORRUPT);
+	fixture_drop(&fx);
+}
+END_TEST
+
+/* Only an i_extra_isize with no place for an area stops the walk. */
+START_TEST(walk_refuses_impossible_extra_isize)
+{
+	unsigned int faults = 1;
+
+	fresh("-I 256");
+	ib.in.i_extra_isize = 200;
+	ck_assert_int_eq(e2x_xattr_ibody_walk(fx.fs, &ib.in, NULL, NULL,
+					      &faults), E2X_ERR_CORRUPT);
+	ck_assert_uint_eq(faults, 0);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_xattr_ibody(void)
 {
 	Suite *s = suite_create("xattr_ibody");
@@ -419,6 +527,10 @@ static Suite *suite_xattr_ibody(void)
 	tcase_add_test(tc, longest_name);
 	tcase_add_test(tc, zero_extra_isize_has_no_area);
 	tcase_add_test(tc, random_damage_never_overruns);
+	tcase_add_test(tc, walk_reports_empty_acl_name);
+	tcase_add_loop_test(tc, walk_reports_bad_values, W_OUTSIDE,
+			    W_SHARED + 1);
+	tcase_add_test(tc, walk_refuses_impossible_extra_isize);
 	suite_add_tcase(s, tc);
 	return s;
 }
