@@ -192,9 +192,9 @@ static const struct problem_row rows[] = {
   "file offset" },
 { PR_1_EXTENT_DEPTH, PROMPT_CLEAR_INODE, 0,
   "Inode {ino}'s extent tree is {num} levels deep" },
-{ PR_1_BIGALLOC_ALIGN, PROMPT_CLEAR, 0,
+{ PR_1_BIGALLOC_ALIGN, PROMPT_NONE, PR_INFO,
   "Inode {ino} maps logical block {num} to block {blk}, at a different "
-  "offset within its cluster" },
+  "offset within its cluster; pass 1b moves it into place" },
 { PR_1_BLOCK_RANGE, PROMPT_CLEAR, 0,
   "Inode {ino} maps logical block {num} to block {blk}, outside the file "
   "system's data area" },
@@ -282,6 +282,13 @@ static const struct problem_row rows[] = {
   "Inode {ino} has too many bad block map entries to repair one by one" },
 { PR_1_LOW_DTIME, PROMPT_FIX, P,
   "Inode {ino}'s deletion time {num} is a link of a broken orphan list" },
+{ PR_1_BIGALLOC_SPLIT, PROMPT_NONE, PR_INFO,
+  "Inode {ino} maps logical block {num} to block {blk}, outside the "
+  "cluster that holds the rest of its logical cluster; pass 1b moves it "
+  "into place" },
+{ PR_1_BIGALLOC_BLOCKMAP, PROMPT_FIX, 0,
+  "Inode {ino} has a block map, which a bigalloc file system cannot use; "
+  "it should map its blocks with extents" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P,
   "Directory {ino} block {num} has a wrong checksum" },
@@ -438,6 +445,14 @@ static const struct problem_row rows[] = {
   "The bad-blocks list names {num2} block(s) of file system metadata" },
 { PR_1B_BAD_BITMAPS, PROMPT_RELOCATE, 0,
   "The bad-blocks list names {num2} block(s) holding group bitmaps" },
+{ PR_1B_BAD_PRIMARY, PROMPT_CLEAR, 0,
+  "The bad-blocks list names block {blk}, part of the primary superblock "
+  "or group descriptors, which cannot move; if it is really bad the file "
+  "system cannot be repaired, so it is best taken off the list" },
+{ PR_1B_CLUSTER_RULES, PROMPT_FIX, 0,
+  "Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
+  "one cluster of its own, every block at its own offset); its blocks can "
+  "be copied into place" },
 };
 
 static const char *const prompt_words[PROMPT_COUNT] = {

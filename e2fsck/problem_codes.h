@@ -125,6 +125,8 @@
 #define PR_1_WRITE_FAILED		0x010041
 #define PR_1_TOO_MANY_BAD		0x010042
 #define PR_1_LOW_DTIME			0x010043
+#define PR_1_BIGALLOC_SPLIT		0x010044
+#define PR_1_BIGALLOC_BLOCKMAP		0x010045
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
@@ -133,6 +135,8 @@
 #define PR_1B_CLONE_UNSUPPORTED		0x110004
 #define PR_1B_BAD_BLOCKS_META		0x110005
 #define PR_1B_BAD_BITMAPS		0x110006
+#define PR_1B_BAD_PRIMARY		0x110007
+#define PR_1B_CLUSTER_RULES		0x110008
 
 /* Pass 2: directory entries. */
 #define PR_2_DIR_CSUM			0x020001

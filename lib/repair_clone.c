@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_clone.c --- give an inode its own copy of blocks it shares with
- * other inodes or with file system metadata (e2fsck pass 1b).
+ * other inodes or with file system metadata (e2fsck pass 1b); on bigalloc,
+ * of clusters, putting each logical cluster in one physical cluster.
  */
 #include "config.h"
 #include "e2x.h"
@@ -12,21 +13,19 @@ struct clone_walk {
 	char *buf;
 	uint64_t cloned;
 	errcode_t err;
+	/* bigalloc: the logical cluster being walked and its home */
+	uint64_t lcluster;
+	blk64_t home;			/* physical cluster; ~0: none yet */
+	ext2fs_block_bitmap homes;	/* clusters already some home */
 };
 
-static int clone_one(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
-		     blk64_t ref_blk, int ref_offset, void *priv)
+/* Copy block OLD to NEW and map NEW at LBLK in its place. */
+static int copy_block(ext2_filsys fs, struct clone_walk *w, blk64_t *blocknr,
+		      blk64_t new, e2_blkcnt_t lblk)
 {
-	struct clone_walk *w = priv;
-	blk64_t old = *blocknr, new = 0;
+	blk64_t old = *blocknr;
 
-	(void)ref_blk;
-	(void)ref_offset;
-	if ((lblk < 0 && w->extents) || !w->ops->want(w->ops->priv, old))
-		return 0;
-	w->err = ext2fs_alloc_block2(fs, old, NULL, &new);
-	if (!w->err)
-		w->err = io_channel_read_blk64(fs->io, old, 1, w->buf);
+	w->err = io_channel_read_blk64(fs->io, old, 1, w->buf);
 	if (!w->err)
 		w->err = io_channel_write_blk64(fs->io, new, 1, w->buf);
 	if (w->err)
@@ -36,6 +35,70 @@ static int clone_one(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	*blocknr = new;
 	w->cloned++;
 	return BLOCK_CHANGED;
+}
+
+/*
+ * Bigalloc: the first block of each logical cluster picks its home: the
+ * cluster it lies in when at its own offset, not yet home to another
+ * logical cluster and not wanted for a copy; else a new cluster.  Every
+ * block of the logical cluster not at its offset in the home is copied
+ * there.
+ */
+static void pick_home(ext2_filsys fs, struct clone_walk *w, blk64_t old,
+		      e2_blkcnt_t lblk)
+{
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
+	blk64_t pc = EXT2FS_B2C(fs, old);
+
+	w->lcluster = EXT2FS_B2C(fs, lblk);
+	w->home = ~(blk64_t)0;
+	if ((old & mask) != ((blk64_t)lblk & mask) ||
+	    ext2fs_test_block_bitmap2(w->homes, old) ||
+	    w->ops->want(w->ops->priv, old))
+		return;
+	w->home = pc;
+	ext2fs_mark_block_bitmap2(w->homes, old);
+}
+
+static int clone_in_cluster(ext2_filsys fs, struct clone_walk *w,
+			    blk64_t *blocknr, e2_blkcnt_t lblk)
+{
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs), new;
+
+	if (lblk < 0)
+		return 0;
+	if (EXT2FS_B2C(fs, lblk) != w->lcluster)
+		pick_home(fs, w, *blocknr, lblk);
+	if (w->home != ~(blk64_t)0 &&
+	    *blocknr == EXT2FS_C2B(fs, w->home) + ((blk64_t)lblk & mask))
+		return 0;
+	if (w->home == ~(blk64_t)0) {
+		w->err = ext2fs_alloc_block2(fs, *blocknr, NULL, &new);
+		if (w->err)
+			return BLOCK_ABORT;
+		w->home = EXT2FS_B2C(fs, new);
+		ext2fs_mark_block_bitmap2(w->homes, new);
+	}
+	new = EXT2FS_C2B(fs, w->home) + ((blk64_t)lblk & mask);
+	return copy_block(fs, w, blocknr, new, lblk);
+}
+
+static int clone_one(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
+		     blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct clone_walk *w = priv;
+	blk64_t old = *blocknr, new = 0;
+
+	(void)ref_blk;
+	(void)ref_offset;
+	if (fs->cluster_ratio_bits)
+		return clone_in_cluster(fs, w, blocknr, lblk);
+	if ((lblk < 0 && w->extents) || !w->ops->want(w->ops->priv, old))
+		return 0;
+	w->err = ext2fs_alloc_block2(fs, old, NULL, &new);
+	if (w->err)
+		return BLOCK_ABORT;
+	return copy_block(fs, w, blocknr, new, lblk);
 }
 
 errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
@@ -48,12 +111,10 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	*cloned = 0;
-	if (fs->cluster_ratio_bits)
-		return E2X_ERR_UNSUPPORTED;	/* clusters move whole */
-	err = ext2fs_get_memzero(EXT2_INODE_SIZE(fs->super) < sizeof(*in) ?
-					 sizeof(*in) :
-					 EXT2_INODE_SIZE(fs->super),
-				 &in);
+	w.lcluster = ~(uint64_t)0;
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
+	if (!err && fs->cluster_ratio_bits)
+		err = ext2fs_allocate_block_bitmap(fs, "clone homes", &w.homes);
 	if (!err)
 		err = ext2fs_get_mem(fs->blocksize, &w.buf);
 	if (!err)
@@ -75,6 +136,8 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 			err = e2;
 	}
 out:
+	if (w.homes)
+		ext2fs_free_block_bitmap(w.homes);
 	ext2fs_free_mem(&w.buf);
 	ext2fs_free_mem(&in);
 	return err;

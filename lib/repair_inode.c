@@ -2,7 +2,7 @@
 /*
  * repair_inode.c --- repair primitives on one inode: clear it, and drop
  * the illegal pointers of an indirect block map, forget the in-inode
- * extended attributes.
+ * extended attributes, take blocks out of the bad-blocks list.
  */
 #include "config.h"
 #include <string.h>
@@ -109,5 +109,53 @@ errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
 			(*dropped)++;
 		}
 	}
+	return err;
+}
+
+struct bb_drop_walk {
+	int (*drop)(void *priv, blk64_t blk);
+	void *priv;
+	uint64_t dropped;
+};
+
+static int bb_drop_one(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
+		       blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct bb_drop_walk *w = priv;
+
+	(void)fs;
+	(void)ref_blk;
+	(void)ref_offset;
+	if (lblk < 0 || !w->drop(w->priv, *blocknr))
+		return 0;
+	*blocknr = 0;
+	w->dropped++;
+	return BLOCK_CHANGED;
+}
+
+errcode_t e2x_repair_bad_blocks_drop(ext2_filsys fs,
+				     int (*drop)(void *priv, blk64_t blk),
+				     void *priv, uint64_t *dropped)
+{
+	struct bb_drop_walk w = { .drop = drop, .priv = priv };
+	struct ext2_inode_large *in = NULL;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	*dropped = 0;
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
+	if (err)
+		return err;
+	err = ext2fs_block_iterate3(fs, EXT2_BAD_INO, 0, NULL, bb_drop_one,
+				    &w);
+	*dropped = w.dropped;
+	/* the walk stored the map; the count of blocks follows it once */
+	if (!err && w.dropped)
+		err = e2x_read_inode(fs, EXT2_BAD_INO, in);
+	if (!err && w.dropped) {
+		ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)in, w.dropped);
+		err = e2x_write_inode(fs, EXT2_BAD_INO, in);
+	}
+	ext2fs_free_mem(&in);
 	return err;
 }
