@@ -389,46 +389,66 @@ static int is_primary_meta(ext2_filsys fs, blk64_t b)
 	return 0;
 }
 
-/* Answered yes for: a listed primary block comes off the list. */
+struct primary_drop {
+	struct fsck_ctx *ctx;
+	uint64_t kept;		/* primary blocks left on the list */
+};
+
+/* A listed primary block comes off the list when the answer is yes. */
 static int drop_primary(void *priv, blk64_t b)
 {
-	struct fsck_ctx *ctx = priv;
+	struct primary_drop *pd = priv;
 	struct problem_ctx pctx;
 
-	if (!is_primary_meta(ctx->fs, b))
+	if (!is_primary_meta(pd->ctx->fs, b))
 		return 0;
 	pctx_clear(&pctx);
 	pctx.ino = EXT2_BAD_INO;
 	pctx.blk = b;
-	return fix_problem(ctx, PR_1B_BAD_PRIMARY, &pctx);
+	if (fix_problem(pd->ctx, PR_1B_BAD_PRIMARY, &pctx))
+		return 1;
+	pd->kept++;
+	return 0;
+}
+
+/* -n: each listed primary block is named all the same. */
+static uint64_t name_bad_primary(struct fsck_ctx *ctx)
+{
+	struct primary_drop pd = { .ctx = ctx };
+	ext2_badblocks_list bb = NULL;
+	ext2_badblocks_iterate it = NULL;
+	blk_t b;
+
+	if (ext2fs_read_bb_inode(ctx->fs, &bb))
+		return 0;
+	if (!ext2fs_badblocks_list_iterate_begin(bb, &it)) {
+		while (ext2fs_badblocks_list_iterate(it, &b))
+			drop_primary(&pd, b);
+		ext2fs_badblocks_list_iterate_end(it);
+	}
+	ext2fs_badblocks_list_free(bb);
+	return pd.kept;
 }
 
 /* The primary superblock and descriptors cannot move: a listed block of
- * theirs can only be taken off the bad-blocks list. */
-static void drop_bad_primary(struct fsck_ctx *ctx,
-			     struct ext2_inode_large *in, unsigned int isize)
+ * theirs can only be taken off the bad-blocks list.  Returns how many of
+ * them stay listed. */
+static uint64_t drop_bad_primary(struct fsck_ctx *ctx,
+				 struct ext2_inode_large *in,
+				 unsigned int isize)
 {
-	ext2_filsys fs = ctx->fs;
+	struct primary_drop pd = { .ctx = ctx };
 	uint64_t n = 0;
 
-	if (!ctx->fs_rw) {	/* -n: report each all the same */
-		blk64_t b;
-		ext2_badblocks_list bb = NULL;
-
-		if (ext2fs_read_bb_inode(fs, &bb))
-			return;
-		for (b = fs->super->s_first_data_block;
-		     b <= fs->super->s_first_data_block + fs->desc_blocks; b++)
-			if (ext2fs_badblocks_list_test(bb, b))
-				drop_primary(ctx, b);
-		ext2fs_badblocks_list_free(bb);
-		return;
-	}
+	if (!ctx->fs_rw)
+		return name_bad_primary(ctx);
 	p1_report_write(ctx, EXT2_BAD_INO,
-			e2x_repair_bad_blocks_drop(fs, drop_primary, ctx, &n));
+			e2x_repair_bad_blocks_drop(ctx->fs, drop_primary, &pd,
+						   &n));
 	if (n)
-		ext2fs_read_inode_full(fs, EXT2_BAD_INO, (struct ext2_inode *)in,
-				       isize);
+		ext2fs_read_inode_full(ctx->fs, EXT2_BAD_INO,
+				       (struct ext2_inode *)in, isize);
+	return pd.kept;
 }
 
 /* Bad blocks inside metadata need the metadata moved (not a copy). */
@@ -439,14 +459,16 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 	struct problem_ctx pctx;
 	struct dup_blk *save = ds->blks;
 	size_t n = ds->nblks;
-	uint64_t meta;
+	uint64_t meta, primary;
 
-	drop_bad_primary(ds->ctx, in, isize);
+	primary = drop_bad_primary(ds->ctx, in, isize);
 	ds->blks = NULL;
 	ds->nblks = 0;
 	rewalk(ds, EXT2_BAD_INO, in, isize, 0, &meta);
 	ds->blks = save;
 	ds->nblks = n;
+	/* primary blocks kept on the list were named already */
+	meta = meta > primary ? meta - primary : 0;
 	if (!meta)
 		return;
 	pctx_clear(&pctx);
