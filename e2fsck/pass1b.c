@@ -196,23 +196,33 @@ static void mark_held(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	}
 }
 
-static void walk_held(struct dup_state *ds, ext2_ino_t ino, int marking)
+/* Read INO into IN (a buffer of e2x_inode_buf_size) and show VISIT the
+ * blocks it maps; nonzero when it cannot be read. */
+static int walk_inode(struct dup_state *ds, ext2_ino_t ino,
+		      struct ext2_inode_large *in, blk_visit_fn visit)
 {
 	struct fsck_ctx *ctx = ds->ctx;
 	ext2_filsys fs = ctx->fs;
 	unsigned int isize = EXT2_INODE_SIZE(fs->super);
-	struct ext2_inode_large *in = NULL;
-	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino,
+	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino, .inode = in,
 			       .isize = isize, .quiet = 1,
-			       .visit = mark_held, .priv = ds };
+			       .visit = visit, .priv = ds };
 
-	if (ext2fs_get_memzero(e2x_inode_buf_size(fs), &in))
+	if (ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in, isize))
+		return -1;
+	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
+		p1_walk_blocks(&st);
+	return 0;
+}
+
+static void walk_held(struct dup_state *ds, ext2_ino_t ino, int marking)
+{
+	struct ext2_inode_large *in = NULL;
+
+	if (ext2fs_get_memzero(e2x_inode_buf_size(ds->ctx->fs), &in))
 		return;
 	ds->marking = marking;
-	if (!ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in, isize)) {
-		st.inode = in;
-		p1_walk_blocks(&st);
-	}
+	walk_inode(ds, ino, in, mark_held);
 	ext2fs_free_mem(&in);
 }
 
@@ -265,19 +275,11 @@ static void clear_claimant(struct dup_state *ds, ext2_ino_t ino)
 {
 	struct fsck_ctx *ctx = ds->ctx;
 	ext2_filsys fs = ctx->fs;
-	unsigned int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in = NULL;
-	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino,
-			       .isize = isize, .quiet = 1,
-			       .visit = release_blocks, .priv = ds };
 
-	if (ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
-			       &in))
+	if (ext2fs_get_memzero(e2x_inode_buf_size(fs), &in))
 		return;
-	if (!e2x_read_inode(fs, ino, in)) {
-		st.inode = in;
-		if (!(in->i_flags & EXT4_INLINE_DATA_FL))
-			p1_walk_blocks(&st);
+	if (!walk_inode(ds, ino, in, release_blocks)) {
 		e2x_repair_clear_inode(in, ctx->now);
 		p1_report_write(ctx, ino, e2x_write_inode(fs, ino, in));
 		ext2fs_unmark_inode_bitmap2(ctx->inode_used, ino);

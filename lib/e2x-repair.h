@@ -38,6 +38,13 @@ errcode_t e2x_repair_bad_blocks_drop(ext2_filsys fs,
 				     int (*drop)(void *priv, blk64_t blk),
 				     void *priv, uint64_t *dropped);
 
+/* Give IN (a block-mapped inode, in memory) an extent tree in i_block
+ * mapping the same data blocks; its indirect blocks are forgotten (the
+ * caller's bitmaps decide).  E2X_ERR_NO_SPACE when the data lies in more
+ * runs than the inode holds; IN is then unchanged. */
+errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
+				    struct ext2_inode_large *in);
+
 /* repair_extent.c */
 #define E2X_REPAIR_EXT_DIR	0x1	/* a directory: no unwritten extents */
 #define E2X_REPAIR_EXT_DIR_LIMIT 0x2	/* drop extents past 4 GiB (a directory
@@ -54,14 +61,6 @@ errcode_t e2x_repair_bad_blocks_drop(ext2_filsys fs,
 errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 				 struct ext2_inode_large *in, int flags,
 				 uint64_t *dropped);
-
-/* repair_to_extents.c */
-/* Give IN (a block-mapped inode, in memory) an extent tree in i_block
- * mapping the same data blocks; its indirect blocks are forgotten (the
- * caller's bitmaps decide).  E2X_ERR_NO_SPACE when the data lies in more
- * runs than the inode holds; IN is then unchanged. */
-errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
-				    struct ext2_inode_large *in);
 
 /* repair_xattr.c */
 /* Rewrite attribute block BLK (of inode INO, for the checksum) with every

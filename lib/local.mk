@@ -145,7 +145,6 @@ lib_libe2x_la_SOURCES += \
 	lib/repair_dir.c \
 	lib/repair_inode.c \
 	lib/repair_extent.c \
-	lib/repair_to_extents.c \
 	lib/repair_xattr.c \
 	lib/repair_clone.c \
 	lib/repair_journal.c \
