@@ -86,9 +86,9 @@ struct e2x_clone_ops {
  * inode itself, bumping i_version once.  *CLONED counts the copies.
  * Bigalloc: the cluster rules are put right as well.  The first block of
  * each logical cluster decides its home: the cluster that block lies in,
- * when at its own offset there, not already home to another logical
- * cluster of the inode and not picked by want() (asked once per logical
- * cluster, with that block); else a new cluster.  Every block of the
+ * when the inode maps nothing there but blocks of this logical cluster at
+ * their own offsets and want() (asked once per logical cluster, with that
+ * block) does not pick it; else a new cluster.  Every block of the
  * logical cluster not at its offset in the home is copied there.
  */
 errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "e2x.h"
+#include "u64map.h"
 
 struct clone_walk {
 	const struct e2x_clone_ops *ops;
@@ -16,8 +17,31 @@ struct clone_walk {
 	/* bigalloc: the logical cluster being walked and its home */
 	uint64_t lcluster;
 	blk64_t home;			/* physical cluster; ~0: none yet */
-	ext2fs_block_bitmap homes;	/* clusters already some home */
+	/* physical cluster -> 1 + the one logical cluster whose blocks it
+	 * holds, each at its own offset; MIXED when that is not so */
+	struct u64map owners;
 };
+
+#define MIXED (~(uint64_t)0)
+
+/* First walk (bigalloc): which logical cluster owns each cluster. */
+static int note_owner(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
+		      blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct clone_walk *w = priv;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
+	uint64_t pc = EXT2FS_B2C(fs, *blocknr), *v;
+	uint64_t own = (*blocknr & mask) == ((blk64_t)lblk & mask) ?
+			       EXT2FS_B2C(fs, lblk) + 1 : MIXED;
+
+	(void)ref_blk;
+	(void)ref_offset;
+	v = u64map_find(&w->owners, pc);
+	if (v && *v == own)
+		return 0;
+	w->err = u64map_put(&w->owners, pc, v ? MIXED : own);
+	return w->err ? BLOCK_ABORT : 0;
+}
 
 /* Copy block OLD to NEW and map NEW at LBLK in its place. */
 static int copy_block(ext2_filsys fs, struct clone_walk *w, blk64_t *blocknr,
@@ -39,25 +63,22 @@ static int copy_block(ext2_filsys fs, struct clone_walk *w, blk64_t *blocknr,
 
 /*
  * Bigalloc: the first block of each logical cluster picks its home: the
- * cluster it lies in when at its own offset, not yet home to another
- * logical cluster and not wanted for a copy; else a new cluster.  Every
- * block of the logical cluster not at its offset in the home is copied
- * there.
+ * cluster it lies in when that cluster holds only blocks of this logical
+ * cluster, each at its own offset (so copies into it overwrite nothing
+ * the inode maps), and is not wanted for a copy; else a new cluster.
+ * Every block of the logical cluster not at its offset in the home is
+ * copied there.
  */
 static void pick_home(ext2_filsys fs, struct clone_walk *w, blk64_t old,
 		      e2_blkcnt_t lblk)
 {
-	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
 	blk64_t pc = EXT2FS_B2C(fs, old);
+	uint64_t *own = u64map_find(&w->owners, pc);
 
 	w->lcluster = EXT2FS_B2C(fs, lblk);
 	w->home = ~(blk64_t)0;
-	if ((old & mask) != ((blk64_t)lblk & mask) ||
-	    ext2fs_test_block_bitmap2(w->homes, old) ||
-	    w->ops->want(w->ops->priv, old))
-		return;
-	w->home = pc;
-	ext2fs_mark_block_bitmap2(w->homes, old);
+	if (own && *own == w->lcluster + 1 && !w->ops->want(w->ops->priv, old))
+		w->home = pc;
 }
 
 static int clone_in_cluster(ext2_filsys fs, struct clone_walk *w,
@@ -77,7 +98,6 @@ static int clone_in_cluster(ext2_filsys fs, struct clone_walk *w,
 		if (w->err)
 			return BLOCK_ABORT;
 		w->home = EXT2FS_B2C(fs, new);
-		ext2fs_mark_block_bitmap2(w->homes, new);
 	}
 	new = EXT2FS_C2B(fs, w->home) + ((blk64_t)lblk & mask);
 	return copy_block(fs, w, blocknr, new, lblk);
@@ -112,9 +132,8 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	*cloned = 0;
 	w.lcluster = ~(uint64_t)0;
+	u64map_init(&w.owners);
 	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
-	if (!err && fs->cluster_ratio_bits)
-		err = ext2fs_allocate_block_bitmap(fs, "clone homes", &w.homes);
 	if (!err)
 		err = ext2fs_get_mem(fs->blocksize, &w.buf);
 	if (!err)
@@ -122,6 +141,15 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 	if (err || !ext2fs_inode_has_valid_blocks2(fs, (void *)in))
 		goto out;
 	w.extents = !!(in->i_flags & EXT4_EXTENTS_FL);
+	if (fs->cluster_ratio_bits) {
+		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
+						     BLOCK_FLAG_DATA_ONLY,
+					    NULL, note_owner, &w);
+		if (!err)
+			err = w.err;
+		if (err)
+			goto out;
+	}
 	err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_one, &w);
 	if (!err)
 		err = w.err;
@@ -136,8 +164,7 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 			err = e2;
 	}
 out:
-	if (w.homes)
-		ext2fs_free_block_bitmap(w.homes);
+	u64map_free(&w.owners);
 	ext2fs_free_mem(&w.buf);
 	ext2fs_free_mem(&in);
 	return err;

@@ -152,6 +152,33 @@ bigalloc_split() {
 	dd if="$img" of="$img" bs="$bs" skip=$((s + 2)) seek=$((t + 2)) \
 		count=2 conv=notrunc 2>/dev/null
 }
+# Logical cluster 0 split (block 1 one cluster on), and block r+1 of
+# logical cluster 1 mapped into cluster 0's first cluster: moving block 1
+# back there must not overwrite what block r+1 holds.
+bigalloc_crossed() {
+	bs=$(bsize)
+	r=$((16384 / bs))
+	for c in $(seq 1 $((r + 2))); do
+		head -c "$bs" /dev/zero | tr '\0' "\\$(printf %03o $((64 + c)))"
+	done >"$work/blocks"
+	dbg "rm /big" && dbg "write $work/blocks /big" || return 1
+	s=$(blk_of /big 0)
+	t=$("$debugfs" -R "ffb 1 $((s + 2 * r))" "$img" 2>/dev/null |
+		sed -n 's/.*found: *\([0-9]*\).*/\1/p')
+	[ -n "$t" ] || return 1
+	t=$(( (t / r) * r ))
+	dd if="$img" of="$img" bs="$bs" skip=$((s + 1)) seek=$((t + 1)) \
+		count=1 conv=notrunc 2>/dev/null &&
+	dd if="$img" of="$img" bs="$bs" skip=$((s + r + 1)) seek=$((s + 1)) \
+		count=1 conv=notrunc 2>/dev/null &&
+	dbg "sif /big block[0] $((0xF30A | (3 << 16)))" &&
+	dbg "sif /big block[3] 0" && dbg "sif /big block[4] 1" &&
+	dbg "sif /big block[5] $s" &&
+	dbg "sif /big block[6] 1" && dbg "sif /big block[7] 1" &&
+	dbg "sif /big block[8] $((t + 1))" &&
+	dbg "sif /big block[9] $((r + 1))" && dbg "sif /big block[10] 1" &&
+	dbg "sif /big block[11] $((s + 1))" && keep_file /big
+}
 bigalloc_dup() { keep_file /big && dup_block; }
 bigalloc_blockmap() {	# /small mapped by a block map (no extent flag)
 	b=$(blk_of /small 0)
