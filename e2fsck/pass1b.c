@@ -5,10 +5,14 @@
  * each such block, then name each inode that holds one and, when the
  * answer is yes, give it its own copy of the blocks it shares: every
  * claimant but the last of a block gets a copy, and a block that is also
- * file system metadata is copied for every inode.
+ * file system metadata is copied for every inode.  On bigalloc an inode
+ * claims a cluster once, and the inodes pass 1 found breaking the cluster
+ * rules get their blocks copied into place too.  Bad blocks listed over
+ * the primary superblock or descriptors come off the list.
  *
  * Hands on: block_found with the copies marked; the directory block list
- * pointing at the copies.
+ * pointing at the copies.  After cluster copies pass 1 runs again, so
+ * both (and i_blocks) are counted afresh.
  */
 #include "config.h"
 #include <stdlib.h>
