@@ -95,6 +95,12 @@ struct fsck_ctx {
 	ext2fs_inode_bitmap inode_reg;
 	ext2fs_inode_bitmap inode_bad;	/* reported; later passes skip */
 	ext2fs_inode_bitmap ea_inode_refd; /* value inodes an entry names */
+	ext2_icount_t ea_inode_refs;	/* ... and how many entries (pass 4) */
+	ext2fs_inode_bitmap ea_flag_set; /* value inodes pass 1 gave their
+					  * flag (the scan may hold them
+					  * without it) */
+	ext2fs_inode_bitmap lnk_promote; /* inline symlinks to move to a
+					  * block after pass 1 (fix_inode.c) */
 	ext2fs_block_bitmap block_found; /* metadata and file blocks */
 	ext2fs_block_bitmap block_meta;	/* fs metadata only */
 	ext2fs_block_bitmap block_dup;	/* claimed twice */
@@ -137,6 +143,7 @@ struct fsck_ctx {
 	int resize_rebuild;		/* inode 7 cleared: make it after pass 5 */
 
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
+	struct fsck_enc *enc;		/* encryption policies (encrypt.c) */
 	struct fsck_ra *ra;		/* readahead advice (readahead.c) */
 
 	/* Counts for -v. */
@@ -162,6 +169,17 @@ errcode_t fsck_ftype_set(struct fsck_ctx *ctx, ext2_ino_t ino, int ft);
 int fsck_ftype_get(struct fsck_ctx *ctx, ext2_ino_t ino);
 void fsck_ftype_free(struct fsck_ctx *ctx);
 
+/* encrypt.c: encryption policies pass 1 accepted, for pass 2 */
+#define FSCK_ENC_NONE		UINT32_MAX	/* not encrypted */
+#define FSCK_ENC_UNKNOWN	(UINT32_MAX - 1) /* a later context version */
+struct fsck_enc;
+/* A context e2fsck accepts: version 1 or 2 at its size, or a later one. */
+int fsck_enc_context_ok(const unsigned char *c, int len);
+errcode_t fsck_enc_note(struct fsck_ctx *ctx, ext2_ino_t ino,
+			const unsigned char *c, int len);
+uint32_t fsck_enc_policy(struct fsck_ctx *ctx, ext2_ino_t ino);
+void fsck_enc_free(struct fsck_ctx *ctx);
+
 /* dirinfo.c */
 errcode_t dir_info_add(struct fsck_ctx *ctx, ext2_ino_t ino);
 struct dir_info *dir_info_get(struct fsck_ctx *ctx, ext2_ino_t ino);
@@ -186,6 +204,10 @@ int fsck_quota_enabled(ext2_filsys fs);
 void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
 		    const struct ext2_inode_large *in, unsigned int isize,
 		    uint64_t bytes, uint64_t inodes);
+/* Take back what fsck_quota_add counted for an inode. */
+void fsck_quota_take_back(struct fsck_ctx *ctx, ext2_ino_t ino,
+			  const struct ext2_inode_large *in,
+			  unsigned int isize, uint64_t bytes, uint64_t inodes);
 void fsck_quota_check(struct fsck_ctx *ctx);
 void fsck_quota_free(struct fsck_ctx *ctx);
 

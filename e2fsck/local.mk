@@ -12,6 +12,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/journal.c \
 	e2fsck/state.c \
 	e2fsck/ftype.c \
+	e2fsck/encrypt.c \
 	e2fsck/csum.h \
 	e2fsck/csum.c \
 	e2fsck/readahead.h \

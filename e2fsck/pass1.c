@@ -62,6 +62,9 @@ static errcode_t alloc_state(struct fsck_ctx *ctx)
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "value inodes named",
 						   &ctx->ea_inode_refd);
+	if (!err)
+		err = ext2fs_create_icount2(fs, 0, 0, NULL,
+					    &ctx->ea_inode_refs);
 	return err;
 }
 
@@ -193,11 +196,38 @@ static void check_extra_times(struct p1_inode *st)
 	}
 }
 
+/* An inline directory keeps its parent in i_block[0] and its first entry
+ * right after it.  Only that entry is judged: a damaged one further on
+ * is pass 2's to salvage. */
+static int inline_looks_like_dir(struct p1_inode *st)
+{
+	struct ext2_super_block *sb = st->fs->super;
+	const struct ext2_inode_large *in = st->inode;
+	const struct ext2_dir_entry_2 *d =
+		(const void *)((const char *)in->i_block +
+			       EXT4_INLINE_DATA_DOTDOT_SIZE);
+	unsigned int rec = ext2fs_le16_to_cpu(d->rec_len);
+	uint32_t parent = ext2fs_le32_to_cpu(in->i_block[0]);
+
+	if (!ext2fs_has_feature_inline_data(sb) ||
+	    (in->i_flags & (EXT4_EXTENTS_FL | EXT2_INDEX_FL)) ||
+	    EXT2_I_SIZE(in) < EXT4_MIN_INLINE_DATA_SIZE)
+		return 0;
+	if (parent > sb->s_inodes_count ||
+	    (parent < EXT2_FIRST_INODE(sb) && parent != EXT2_ROOT_INO))
+		return 0;
+	return rec >= 8U + d->name_len &&
+	       rec <= EXT4_MIN_INLINE_DATA_SIZE - EXT4_INLINE_DATA_DOTDOT_SIZE &&
+	       ext2fs_le32_to_cpu(d->inode) <= sb->s_inodes_count &&
+	       (d->name_len || !d->inode);
+}
+
 /*
  * A device, fifo or socket whose mode alone is wrong: its i_block maps
  * (block map, no flags) whole blocks up to i_size, and the first block
- * opens with "." naming the inode and then "..".  A device number never
- * looks like that.
+ * opens with "." naming the inode and then "..", or it has inline data
+ * laid out as an inline directory.  A device number never looks like
+ * that.
  */
 static int special_is_dir(struct p1_inode *st)
 {
@@ -209,8 +239,9 @@ static int special_is_dir(struct p1_inode *st)
 	char *buf = NULL;
 	int ok = 0;
 
-	if (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL |
-			   EXT2_INDEX_FL))
+	if (in->i_flags & EXT4_INLINE_DATA_FL)
+		return inline_looks_like_dir(st);
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT2_INDEX_FL))
 		return 0;
 	if (!size || (size & (fs->blocksize - 1)) ||
 	    size > (uint64_t)EXT2_NDIR_BLOCKS * fs->blocksize)
@@ -457,33 +488,38 @@ static void count_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 }
 
 /* An encrypted inode carries its context in attribute "c" (index 9):
- * 28 bytes for version 1, 40 for version 2. */
+ * 28 bytes for version 1, 40 for version 2; later versions are kept as
+ * they are.  Accepted contexts are noted for pass 2 (encrypt.c). */
 #define FSCK_XATTR_INDEX_ENCRYPTION 9
+#define FSCK_ENC_CONTEXT_MAX 40
 static void check_encryption(struct p1_inode *st)
 {
+	unsigned char c[FSCK_ENC_CONTEXT_MAX] = { 0 };
 	unsigned int voff, vlen;
 	uint32_t vinum;
 	const char *why;
-	unsigned char ver = 0;
-	int len = -1;
+	int len;
 
 	if (!p1_ibody_find(st->inode, st->isize, FSCK_XATTR_INDEX_ENCRYPTION,
 			   "c", &voff, &vlen, &vinum, &why) && !vinum) {
 		len = vlen;
-		if (vlen)
-			ver = ((unsigned char *)st->inode)[voff];
+		memcpy(c, (unsigned char *)st->inode + voff,
+		       vlen < sizeof(c) ? vlen : sizeof(c));
 	} else {
-		len = p1_block_xattr(st, FSCK_XATTR_INDEX_ENCRYPTION, "c",
-				     &ver, 1);
+		len = p1_block_xattr(st, FSCK_XATTR_INDEX_ENCRYPTION, "c", c,
+				     sizeof(c));
 	}
 	if (len < 0) {
 		report(st, PR_1_ENCRYPT_NO_POLICY, 0, 0, NULL);
 		return;
 	}
-	if (!((ver == 1 && len == 28) || (ver == 2 && len == 40))) {
+	if (!fsck_enc_context_ok(c, len)) {
 		st->bad = 1;
 		report(st, PR_1_ENCRYPT_BAD_POLICY, 0, 0, NULL);
+		return;
 	}
+	if (!st->quiet && !st->clear)
+		fsck_enc_note(st->ctx, st->ino, c, len);
 }
 
 /* Bigalloc needs extents: a block map is turned into a small extent tree
@@ -514,6 +550,7 @@ static void check_contents(struct p1_inode *st)
 		check_device(st);
 	} else if (in->i_flags & EXT4_INLINE_DATA_FL) {
 		p1_check_inline(st);
+		p1_check_inline_symlink_ea(st);
 	} else if (LINUX_S_ISLNK(mode) &&
 		   stored_i_blocks(st) == ea_block_sectors(st)) {
 		fast = 1;
@@ -629,6 +666,12 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 	ext2_ino_t ino = st->ino;
 	int ft;
 
+	/* a value inode given its flag after the scan read it */
+	if (ctx->ea_flag_set &&
+	    ext2fs_test_inode_bitmap2(ctx->ea_flag_set, ino) &&
+	    !ext2fs_flush_icache(fs))
+		ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in,
+				       st->isize);
 	if (ext2fs_has_feature_metadata_csum(fs->super) &&
 	    !fsck_inode_csum_ok(fs, ino, in, st->isize))
 		report(st, PR_1_INODE_CSUM, 0, 0, NULL);
@@ -654,6 +697,10 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
 	check_extra_times(st);
 	ft = e2x_ftype_of_mode(in->i_mode);
+	if (ft == EXT2_FT_UNKNOWN && !(in->i_mode & LINUX_S_IFMT) &&
+	    special_is_dir(st) &&
+	    report(st, PR_1_SPECIAL_IS_DIR, in->i_mode, 0, NULL))
+		ft = EXT2_FT_DIR;
 	if (ft == EXT2_FT_UNKNOWN) {
 		report(st, PR_1_BAD_MODE, in->i_mode, 0, NULL);
 		st->bad = 1;
@@ -876,6 +923,7 @@ void pass1(struct fsck_ctx *ctx)
 		reset_round(ctx);
 	}
 	ctx->p1_restart = 0;
+	p1_promote_symlinks(ctx);
 }
 
 /* Pass 1b moved clusters: everything pass 1 counted is counted again. */

@@ -74,6 +74,10 @@ void p1_clear_inode(struct p1_inode *st);
 void p1_fix_map(struct p1_inode *st);
 void p1_write_fixed(struct p1_inode *st);
 void p1_report_write(struct fsck_ctx *ctx, ext2_ino_t ino, errcode_t err);
+/* An inline symlink with an attribute block gets its target moved to a
+ * block after pass 1 (PR_1_INLINE_SYMLINK_EA). */
+void p1_check_inline_symlink_ea(struct p1_inode *st);
+void p1_promote_symlinks(struct fsck_ctx *ctx);
 
 
 /* pass1_inline.c */
@@ -96,8 +100,10 @@ void p1_check_ea_block(struct p1_inode *st);
 void p1_ea_finish(struct fsck_ctx *ctx);
 int p1_block_xattr(struct p1_inode *st, int index, const char *name,
 		   void *out, unsigned int max);
-void p1_check_ea_entries(struct p1_inode *st, const char *base,
-			 unsigned int first, unsigned int size,
-			 unsigned int value_base, blk64_t blk, int in_block);
+#define EA_IN_BLOCK	0x1	/* the entries are an attribute block's */
+#define EA_NO_DROP	0x2	/* count only: an inline inode's attributes */
+int p1_check_ea_entries(struct p1_inode *st, const char *base,
+			unsigned int first, unsigned int size,
+			unsigned int value_base, blk64_t blk, int flags);
 
 #endif

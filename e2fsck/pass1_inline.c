@@ -173,7 +173,7 @@ void p1_note_ibody_ea_inodes(struct p1_inode *st)
 		return;
 	p1_check_ea_entries(st, (const char *)st->inode,
 			    start + IBODY_MAGIC_LEN, end,
-			    start + IBODY_MAGIC_LEN, 0, 0);
+			    start + IBODY_MAGIC_LEN, 0, EA_NO_DROP);
 }
 
 /* Report; returns 1 when the problem was repaired. */

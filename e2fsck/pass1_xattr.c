@@ -103,38 +103,158 @@ static uint64_t ea_entry_charge(ext2_filsys fs, struct ext2_ext_attr_entry *e)
 	return ea_inode_charge(fs, e->e_value_size);
 }
 
-/* Value-inode references and, in blocks, entry hashes. */
-void p1_check_ea_entries(struct p1_inode *st, const char *base,
-			 unsigned int first, unsigned int size,
-			 unsigned int value_base, blk64_t blk, int in_block)
+/*
+ * Judge the value inode entry E of inode ST names: 0 when the reference
+ * stands, else the problem, with PCTX filled in.  A reference stands when
+ * the entry's hash covers the value inode's hash (the kernel's way), or
+ * when the value inode names ST by its mtime and generation (values
+ * written by Lustre before the kernel had value inodes).
+ */
+static problem_t judge_value_inode(struct p1_inode *st,
+				   struct ext2_ext_attr_entry *e,
+				   struct ext2_inode *vi,
+				   struct problem_ctx *pctx)
 {
 	struct ext2_super_block *sb = st->fs->super;
+	__u32 hash = 0, shash = 0;
+
+	if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
+	    e->e_value_inum > sb->s_inodes_count) {
+		pctx->str = "inode number out of range";
+		return PR_1_EA_INODE_REF;
+	}
+	if (ext2fs_read_inode(st->fs, e->e_value_inum, vi)) {
+		pctx->str = "it cannot be read";
+		return PR_1_EA_INODE_REF;
+	}
+	if (!ext2fs_ext_attr_hash_entry3(st->fs, e, NULL, &hash, &shash) &&
+	    (e->e_hash == hash || e->e_hash == shash))
+		return 0;
+	if (vi->i_mtime == st->ino &&
+	    vi->i_generation == st->inode->i_generation)
+		return 0;
+	if (!(vi->i_flags & EXT4_EA_INODE_FL)) {
+		pctx->str = "not a value inode, and the hash does not match";
+		return PR_1_EA_INODE_REF;
+	}
+	pctx->num = e->e_hash;
+	return PR_1_EA_INODE_HASH;
+}
+
+/*
+ * A value inode given its flag is no file of its own: quota charged it
+ * as one if pass 1 has accepted it already; if not, the scan may still
+ * hold it without the flag (check_inode re-reads it from ea_flag_set).
+ */
+static void note_flag_set(struct p1_inode *st, ext2_ino_t vino,
+			  const struct ext2_inode *vi)
+{
+	struct fsck_ctx *ctx = st->ctx;
+	struct ext2_inode_large big = { 0 };
+
+	if (!ctx->ea_flag_set &&
+	    ext2fs_allocate_inode_bitmap(st->fs, "value inodes flagged",
+					 &ctx->ea_flag_set))
+		return;
+	ext2fs_mark_inode_bitmap2(ctx->ea_flag_set, vino);
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_used, vino))
+		return;		/* not accounted yet */
+	memcpy(&big, vi, sizeof(*vi));
+	fsck_quota_take_back(ctx, vino, &big, EXT2_GOOD_OLD_INODE_SIZE,
+			     ext2fs_get_stat_i_blocks(st->fs,
+				     (struct ext2_inode *)vi) * 512, 1);
+}
+
+/* A value inode in use lacks its flag: give it the flag. */
+static void check_value_inode_flag(struct p1_inode *st,
+				   struct ext2_ext_attr_entry *e,
+				   const struct ext2_inode *vi)
+{
+	struct problem_ctx pctx;
+	errcode_t err;
+
+	if (vi->i_flags & EXT4_EA_INODE_FL)
+		return;
+	pctx_clear(&pctx);
+	pctx.ino = st->ino;
+	pctx.ino2 = e->e_value_inum;
+	if (!fix_problem(st->ctx, PR_1_EA_INODE_FLAG, &pctx))
+		return;
+	err = e2x_repair_ea_inode_flag(st->fs, e->e_value_inum);
+	p1_report_write(st->ctx, e->e_value_inum, err);
+	if (!err)
+		note_flag_set(st, e->e_value_inum, vi);
+}
+
+/* Every value-inode entry of the area must stand; returns -1 when one
+ * does not and the repair dropped the area (its block or the in-inode
+ * attributes). */
+static int check_value_inodes(struct p1_inode *st, const char *base,
+			      unsigned int first, unsigned int size,
+			      blk64_t blk)
+{
 	unsigned int off = first;
 
 	while (off + sizeof(struct ext2_ext_attr_entry) <= size) {
 		struct ext2_ext_attr_entry *e = (void *)(base + off);
+		struct ext2_inode vi;
 		struct problem_ctx pctx;
+		problem_t code;
 
 		if (EXT2_EXT_IS_LAST_ENTRY(e))
 			break;
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+		if (!e->e_value_inum)
+			continue;
 		pctx_clear(&pctx);
 		pctx.ino = st->ino;
+		pctx.ino2 = e->e_value_inum;
+		pctx.blk = blk;
+		code = judge_value_inode(st, e, &vi, &pctx);
+		if (!code)
+			check_value_inode_flag(st, e, &vi);
+		else if (p1_fix(st, code, &pctx))
+			return -1;
+	}
+	return 0;
+}
+
+/* An entry names value inode INUM: counted for pass 4. */
+static void count_value_inode(struct p1_inode *st, ext2_ino_t inum)
+{
+	struct ext2_super_block *sb = st->fs->super;
+
+	if (inum < EXT2_FIRST_INODE(sb) || inum > sb->s_inodes_count)
+		return;
+	ext2fs_mark_inode_bitmap2(st->ctx->ea_inode_refd, inum);
+	ext2fs_icount_increment(st->ctx->ea_inode_refs, inum, NULL);
+}
+
+/* Value-inode references and, in blocks, entry hashes.  Returns -1 when
+ * a repair dropped the area.  An inline inode's in-inode attributes
+ * (EA_NO_DROP) are only counted: dropping them would drop its data. */
+int p1_check_ea_entries(struct p1_inode *st, const char *base,
+			unsigned int first, unsigned int size,
+			unsigned int value_base, blk64_t blk, int flags)
+{
+	int in_block = flags & EA_IN_BLOCK;
+	unsigned int off = first;
+
+	if (!(flags & EA_NO_DROP) &&
+	    check_value_inodes(st, base, first, size, blk))
+		return -1;
+	while (off + sizeof(struct ext2_ext_attr_entry) <= size) {
+		struct ext2_ext_attr_entry *e = (void *)(base + off);
+
+		if (EXT2_EXT_IS_LAST_ENTRY(e))
+			break;
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
 		if (e->e_value_inum) {
-			pctx.ino2 = e->e_value_inum;
 			if (!in_block) {
 				st->nclusters += ea_entry_charge(st->fs, e);
 				st->ea_inodes += ea_entry_charged(st->fs, e);
 			}
-			if (e->e_value_inum < EXT2_FIRST_INODE(sb) ||
-				 e->e_value_inum > sb->s_inodes_count)
-				pctx.str = "inode number out of range";
-			else
-				ext2fs_mark_inode_bitmap2(
-					st->ctx->ea_inode_refd,
-					e->e_value_inum);
-			if (pctx.str)
-				fix_problem(st->ctx, PR_1_EA_INODE_REF, &pctx);
+			count_value_inode(st, e->e_value_inum);
 			continue;
 		}
 		if (!in_block || !e->e_hash)
@@ -147,6 +267,7 @@ void p1_check_ea_entries(struct p1_inode *st, const char *base,
 						    e->e_value_offs))
 			ea_problem(st, PR_1_EA_HASH, blk, "entry");
 	}
+	return 0;
 }
 
 static uint32_t block_charge(ext2_filsys fs, struct ext2_ext_attr_header *h,
@@ -247,8 +368,8 @@ static int check_ea_block_once(struct p1_inode *st, blk64_t blk,
 			return -1;
 		}
 	}
-	p1_check_ea_entries(st, base, sizeof(*h), fs->blocksize, 0, blk, 1);
-	return 0;
+	return p1_check_ea_entries(st, base, sizeof(*h), fs->blocksize, 0,
+				   blk, EA_IN_BLOCK);
 }
 
 void p1_check_ea_block(struct p1_inode *st)

@@ -381,80 +381,39 @@ static uint64_t bad_bitmaps(struct fsck_ctx *ctx, int move)
 	return n;
 }
 
-/* Block B of the primary superblock or group descriptors (group 0's). */
-static int is_primary_meta(ext2_filsys fs, blk64_t b)
+/* Listed bad blocks that are the primary superblock or descriptors,
+ * which cannot move: counted, or with DROP taken off the list. */
+static uint64_t bad_fixed_meta(struct fsck_ctx *ctx, int drop)
 {
-	blk64_t first = fs->super->s_first_data_block;
+	ext2_filsys fs = ctx->fs;
+	blk64_t first = fs->super->s_first_data_block, *hit = NULL;
+	ext2_badblocks_list bb = NULL;
+	uint64_t n = 0;
 	dgrp_t i;
 
-	if (b == first)
-		return 1;
-	for (i = 0; i < fs->desc_blocks; i++)
-		if (ext2fs_descriptor_block_loc2(fs, first, i) == b)
-			return 1;
-	return 0;
-}
-
-struct primary_drop {
-	struct fsck_ctx *ctx;
-	uint64_t kept;		/* primary blocks left on the list */
-};
-
-/* A listed primary block comes off the list when the answer is yes. */
-static int drop_primary(void *priv, blk64_t b)
-{
-	struct primary_drop *pd = priv;
-	struct problem_ctx pctx;
-
-	if (!is_primary_meta(pd->ctx->fs, b))
+	if (ext2fs_read_bb_inode(fs, &bb))
 		return 0;
-	pctx_clear(&pctx);
-	pctx.ino = EXT2_BAD_INO;
-	pctx.blk = b;
-	if (fix_problem(pd->ctx, PR_1B_BAD_PRIMARY, &pctx))
-		return 1;
-	pd->kept++;
-	return 0;
-}
+	hit = calloc(fs->desc_blocks + 1, sizeof(*hit));
+	if (!hit)
+		goto out;
+	if (ext2fs_badblocks_list_test(bb, first))
+		hit[n++] = first;
+	for (i = 0; i < fs->desc_blocks; i++) {
+		blk64_t b = ext2fs_descriptor_block_loc2(fs, first, i);
 
-/* -n: each listed primary block is named all the same. */
-static uint64_t name_bad_primary(struct fsck_ctx *ctx)
-{
-	struct primary_drop pd = { .ctx = ctx };
-	ext2_badblocks_list bb = NULL;
-	ext2_badblocks_iterate it = NULL;
-	blk_t b;
-
-	if (ext2fs_read_bb_inode(ctx->fs, &bb))
-		return 0;
-	if (!ext2fs_badblocks_list_iterate_begin(bb, &it)) {
-		while (ext2fs_badblocks_list_iterate(it, &b))
-			drop_primary(&pd, b);
-		ext2fs_badblocks_list_iterate_end(it);
+		if (b && b < ((blk64_t)1 << 32) &&
+		    ext2fs_badblocks_list_test(bb, b))
+			hit[n++] = b;
 	}
+	if (drop && n)
+		p1_report_write(ctx, EXT2_BAD_INO,
+				fsck_alloc_prepare(ctx) ?
+					EXT2_ET_BLOCK_ALLOC_FAIL :
+					e2x_repair_bb_unlist(fs, hit, n));
+out:
+	free(hit);
 	ext2fs_badblocks_list_free(bb);
-	return pd.kept;
-}
-
-/* The primary superblock and descriptors cannot move: a listed block of
- * theirs can only be taken off the bad-blocks list.  Returns how many of
- * them stay listed. */
-static uint64_t drop_bad_primary(struct fsck_ctx *ctx,
-				 struct ext2_inode_large *in,
-				 unsigned int isize)
-{
-	struct primary_drop pd = { .ctx = ctx };
-	uint64_t n = 0;
-
-	if (!ctx->fs_rw)
-		return name_bad_primary(ctx);
-	p1_report_write(ctx, EXT2_BAD_INO,
-			e2x_repair_bad_blocks_drop(ctx->fs, drop_primary, &pd,
-						   &n));
-	if (n)
-		ext2fs_read_inode_full(ctx->fs, EXT2_BAD_INO,
-				       (struct ext2_inode *)in, isize);
-	return pd.kept;
+	return n;
 }
 
 /* Bad blocks inside metadata need the metadata moved (not a copy). */
@@ -465,20 +424,24 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 	struct problem_ctx pctx;
 	struct dup_blk *save = ds->blks;
 	size_t n = ds->nblks;
-	uint64_t meta, primary;
+	uint64_t meta;
 
-	primary = drop_bad_primary(ds->ctx, in, isize);
 	ds->blks = NULL;
 	ds->nblks = 0;
 	rewalk(ds, EXT2_BAD_INO, in, isize, 0, &meta);
 	ds->blks = save;
 	ds->nblks = n;
-	/* primary blocks kept on the list were named already */
-	meta = meta > primary ? meta - primary : 0;
 	if (!meta)
 		return;
 	pctx_clear(&pctx);
 	pctx.ino = EXT2_BAD_INO;
+	pctx.num2 = bad_fixed_meta(ds->ctx, 0);
+	if (pctx.num2 && fix_problem(ds->ctx, PR_1B_BAD_FIXED_META, &pctx)) {
+		bad_fixed_meta(ds->ctx, 1);
+		meta -= pctx.num2;
+	}
+	if (!meta)
+		return;
 	pctx.num2 = meta;
 	/* only bitmaps can move for now */
 	if (bad_bitmaps(ds->ctx, 0) != meta)

@@ -66,6 +66,30 @@ static void count_ref(struct fsck_ctx *ctx, ext2_ino_t ino)
 		ext2fs_icount_increment(ctx->ref_count, ino, NULL);
 }
 
+/* An encrypted directory names only files, directories and symlinks
+ * encrypted with its own policy (later context versions are not
+ * compared); returns 1 when the entry is to be cleared. */
+static int check_target_policy(struct p2_dir *pd, ext2_ino_t t,
+			       const char *name, int len)
+{
+	uint32_t want = fsck_enc_policy(pd->ctx, pd->ino), got;
+	int ft = fsck_ftype_get(pd->ctx, t);
+
+	if (want == FSCK_ENC_NONE || (ft != EXT2_FT_REG_FILE &&
+				      ft != EXT2_FT_DIR &&
+				      ft != EXT2_FT_SYMLINK))
+		return 0;
+	got = fsck_enc_policy(pd->ctx, t);
+	if (got == FSCK_ENC_NONE)
+		return entry_problem(pd, PR_2_ENCRYPT_UNENCRYPTED, t, name, len,
+				     0, 0);
+	if (got != want && got != FSCK_ENC_UNKNOWN &&
+	    want != FSCK_ENC_UNKNOWN)
+		return entry_problem(pd, PR_2_ENCRYPT_POLICY, t, name, len, 0,
+				     0);
+	return 0;
+}
+
 /* Checks common to every named entry; returns 0 when the target is a
  * valid inode in use, 1 when the entry is to be cleared, -1 when it is
  * left as it is. */
@@ -107,7 +131,7 @@ static int check_target(struct p2_dir *pd, struct ext2_dir_entry *d,
 				       len, 0, 0)) {
 		p2_fix_type(pd, d, 0);
 	}
-	return 0;
+	return pd->encrypted && check_target_policy(pd, t, name, len);
 }
 
 static int is_dot(const char *n, int len)

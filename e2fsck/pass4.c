@@ -77,6 +77,39 @@ static int ea_inode_unnamed(struct fsck_ctx *ctx, ext2_ino_t ino,
 			ctx->fs->super->s_inodes_count, &first) != 0;
 }
 
+/* Counts this large are not compared: the counter saturates there. */
+#define EA_REFS_SATURATED 65500
+
+/*
+ * A value inode keeps the number of attribute entries using it in its
+ * i_version and ctime fields.  Values Lustre wrote before the kernel had
+ * value inodes keep no count: their ctime equals their atime.
+ */
+static void check_value_inode_refs(struct fsck_ctx *ctx, ext2_ino_t ino,
+				   struct ext2_inode *inode)
+{
+	struct problem_ctx pctx;
+	__u16 counted = 0;
+	uint64_t stored;
+
+	if (!(inode->i_flags & EXT4_EA_INODE_FL) || !ctx->ea_inode_refs ||
+	    ext2fs_icount_fetch(ctx->ea_inode_refs, ino, &counted) ||
+	    !counted || counted >= EA_REFS_SATURATED)
+		return;
+	stored = ext2fs_get_ea_inode_ref(inode);
+	if (stored == counted || inode->i_ctime == inode->i_atime)
+		return;
+	pctx_clear(&pctx);
+	pctx.ino = ino;
+	pctx.num = stored;
+	pctx.num2 = counted;
+	if (fix_problem(ctx, PR_4_EA_INODE_REFS, &pctx) &&
+	    e2x_repair_ea_inode_refs(ctx->fs, ino, counted)) {
+		fprintf(stderr, "%s: cannot update inode %u\n", ctx->prog, ino);
+		ctx->exit_extra |= FSCK_ERROR;
+	}
+}
+
 /* An inode in use that no directory names: returns 1 when it was
  * reconnected (its link count is then checked like any other). */
 static int check_unattached(struct fsck_ctx *ctx, ext2_ino_t ino)
@@ -127,8 +160,10 @@ void pass4(struct fsck_ctx *ctx)
 		if (!counted) {
 			if (!ext2fs_read_inode(fs, ino, &inode) &&
 			    fsck_ino_is_special(fs, ino, &inode) &&
-			    !ea_inode_unnamed(ctx, ino, &inode))
+			    !ea_inode_unnamed(ctx, ino, &inode)) {
+				check_value_inode_refs(ctx, ino, &inode);
 				continue;
+			}
 			if (!check_unattached(ctx, ino))
 				continue;
 			ext2fs_icount_fetch(ctx->link_count, ino, &stored);

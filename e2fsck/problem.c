@@ -223,12 +223,13 @@ static const struct problem_row rows[] = {
 { PR_1_EA_NO_FEATURE, PROMPT_CLEAR, 0,
   "Inode {ino} has an extended attribute block but the ext_attr feature "
   "is off" },
-{ PR_1_EA_INODE_REF, PROMPT_CLEAR, NR,
+{ PR_1_EA_INODE_REF, PROMPT_CLEAR, 0,
   "Inode {ino}'s attribute refers to value inode {ino2}, which is not "
   "valid ({str})" },
 { PR_1_SPECIAL_IS_DIR, PROMPT_FIX, 0,
-  "Special file inode {ino} maps a block that starts like a "
-  "directory's ('.' names itself, '..' follows): make it a directory" },
+  "Inode {ino} is no directory by its mode but holds data "
+  "laid out like a directory's ('.' and '..' in its first block, or "
+  "inline entries): make it a directory" },
 { PR_1_DIR_UNINIT_EXTENT, PROMPT_FIX, 0,
   "Directory {ino} has an unwritten extent at logical block {num}" },
 { PR_1_IMAGIC, PROMPT_CLEAR_FLAG, 0,
@@ -282,6 +283,15 @@ static const struct problem_row rows[] = {
   "Inode {ino} has too many bad block map entries to repair one by one" },
 { PR_1_LOW_DTIME, PROMPT_FIX, P,
   "Inode {ino}'s deletion time {num} is a link of a broken orphan list" },
+{ PR_1_INLINE_SYMLINK_EA, PROMPT_FIX, 0,
+  "Symlink {ino} keeps its target inline and has an extended attribute "
+  "block, which e2fsck 1.47 does not read: move the target to a block" },
+{ PR_1_EA_INODE_HASH, PROMPT_CLEAR, 0,
+  "Inode {ino}'s attribute names value inode {ino2} with hash {num}, "
+  "which matches neither the value nor an older owner-marked value inode" },
+{ PR_1_EA_INODE_FLAG, PROMPT_FIX, 0,
+  "Value inode {ino2}, named by an attribute of inode {ino}, lacks the "
+  "EA_INODE flag" },
 { PR_1_BIGALLOC_SPLIT, PROMPT_NONE, PR_INFO,
   "Inode {ino} maps logical block {num} to block {blk}, outside the "
   "cluster that holds the rest of its logical cluster; pass 1b moves it "
@@ -361,6 +371,12 @@ static const struct problem_row rows[] = {
 { PR_2_DIR_HOLE_BIG, PROMPT_NONE, 0,
   "Directory {ino} has a hole of {num2} blocks at logical block {num}, "
   "too large to fill: its size or block map is wrong" },
+{ PR_2_ENCRYPT_UNENCRYPTED, PROMPT_CLEAR, 0,
+  "Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
+  "which is not encrypted" },
+{ PR_2_ENCRYPT_POLICY, PROMPT_CLEAR, 0,
+  "Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
+  "whose encryption policy differs from the directory's" },
 /* Pass 3 */
 { PR_3_ROOT_MISSING, PROMPT_CREATE, 0,
   "The root directory is missing or not a directory" },
@@ -387,6 +403,8 @@ static const struct problem_row rows[] = {
 { PR_4_DIR_NLINK, PROMPT_FIX, P,
   "Directory {ino} has more than 65000 links but the file system lacks "
   "dir_nlink" },
+{ PR_4_EA_INODE_REFS, PROMPT_FIX, P,
+  "Value inode {ino} says {num} attribute entries use it; counted {num2}" },
 /* Pass 5 */
 { PR_5_BLOCK_USED, PROMPT_FIX, P | PR_PREEN_NOMSG,
   "Blocks {blk}-{blk2} are in use but marked free in the bitmap" },
@@ -445,10 +463,10 @@ static const struct problem_row rows[] = {
   "The bad-blocks list names {num2} block(s) of file system metadata" },
 { PR_1B_BAD_BITMAPS, PROMPT_RELOCATE, 0,
   "The bad-blocks list names {num2} block(s) holding group bitmaps" },
-{ PR_1B_BAD_PRIMARY, PROMPT_CLEAR, 0,
-  "The bad-blocks list names block {blk}, part of the primary superblock "
-  "or group descriptors, which cannot move; if it is really bad the file "
-  "system cannot be repaired, so it is best taken off the list" },
+{ PR_1B_BAD_FIXED_META, PROMPT_CLEAR, 0,
+  "The bad-blocks list names {num2} block(s) of the primary superblock or "
+  "group descriptors, which cannot move: take them off the list (a block "
+  "that is really bad leaves the file system unusable)" },
 { PR_1B_CLUSTER_RULES, PROMPT_FIX, 0,
   "Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
   "one cluster of its own, every block at its own offset); its blocks can "

@@ -125,8 +125,11 @@
 #define PR_1_WRITE_FAILED		0x010041
 #define PR_1_TOO_MANY_BAD		0x010042
 #define PR_1_LOW_DTIME			0x010043
-#define PR_1_BIGALLOC_SPLIT		0x010044
-#define PR_1_BIGALLOC_BLOCKMAP		0x010045
+#define PR_1_INLINE_SYMLINK_EA		0x010044
+#define PR_1_EA_INODE_HASH		0x010045
+#define PR_1_EA_INODE_FLAG		0x010046
+#define PR_1_BIGALLOC_SPLIT		0x010047
+#define PR_1_BIGALLOC_BLOCKMAP		0x010048
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
@@ -135,7 +138,7 @@
 #define PR_1B_CLONE_UNSUPPORTED		0x110004
 #define PR_1B_BAD_BLOCKS_META		0x110005
 #define PR_1B_BAD_BITMAPS		0x110006
-#define PR_1B_BAD_PRIMARY		0x110007
+#define PR_1B_BAD_FIXED_META		0x110007
 #define PR_1B_CLUSTER_RULES		0x110008
 
 /* Pass 2: directory entries. */
@@ -168,6 +171,8 @@
 #define PR_2_NAME_ENCODING		0x02001d
 #define PR_2_RESTART			0x02001e
 #define PR_2_DIR_HOLE_BIG		0x02001f
+#define PR_2_ENCRYPT_UNENCRYPTED	0x020020
+#define PR_2_ENCRYPT_POLICY		0x020021
 
 /* Pass 3: connectivity. */
 #define PR_3_ROOT_MISSING		0x030001
@@ -183,6 +188,7 @@
 #define PR_4_UNATTACHED			0x040002
 #define PR_4_UNATTACHED_EMPTY		0x040003
 #define PR_4_DIR_NLINK			0x040004
+#define PR_4_EA_INODE_REFS		0x040005
 
 /* Pass 5: bitmaps and free counts. */
 #define PR_5_BLOCK_USED			0x050001

@@ -115,6 +115,14 @@ void fsck_quota_add(struct fsck_ctx *ctx, ext2_ino_t ino,
 	}
 }
 
+/* The counters are unsigned: adding the two's complement subtracts. */
+void fsck_quota_take_back(struct fsck_ctx *ctx, ext2_ino_t ino,
+			  const struct ext2_inode_large *in,
+			  unsigned int isize, uint64_t bytes, uint64_t inodes)
+{
+	fsck_quota_add(ctx, ino, in, isize, -bytes, -inodes);
+}
+
 /* One record of the quota file: its figures go beside the counted ones,
  * its limits and grace times are kept for a rewrite. */
 static int take_record(const struct e2x_dquot *dq, void *priv)

@@ -77,7 +77,15 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ext2fs_free_inode_bitmap(ctx->inode_lnk);
 	ext2fs_free_inode_bitmap(ctx->ea_inode_refd);
 	ctx->ea_inode_refd = NULL;
+	if (ctx->ea_inode_refs)
+		ext2fs_free_icount(ctx->ea_inode_refs);
+	ctx->ea_inode_refs = NULL;
+	ext2fs_free_inode_bitmap(ctx->lnk_promote);
+	ctx->lnk_promote = NULL;
+	ext2fs_free_inode_bitmap(ctx->ea_flag_set);
+	ctx->ea_flag_set = NULL;
 	fsck_ftype_free(ctx);
+	fsck_enc_free(ctx);
 	fsck_quota_free(ctx);
 	fsck_ra_close(ctx);
 	free(ctx->ea_refs);

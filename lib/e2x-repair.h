@@ -22,6 +22,11 @@
 /* Mark IN deleted: no links, deletion time NOW, no flags that make a
  * later check read its (possibly garbage) map. */
 void e2x_repair_clear_inode(struct ext2_inode_large *in, uint32_t now);
+/* Take the N blocks BLKS off the bad-blocks inode's list and rewrite it
+ * (its map blocks through the file system's allocator); BLKS stay marked
+ * in use. */
+errcode_t e2x_repair_bb_unlist(ext2_filsys fs, const blk64_t *blks,
+			       size_t n);
 /* Forget the in-inode extended attributes of IN (ISIZE bytes): the area
  * after i_extra_isize is zeroed. */
 void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
@@ -32,11 +37,6 @@ void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
  * counts the pointers removed. */
 errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
 			     uint64_t max_lblk, uint64_t *dropped);
-/* Take out of the bad-blocks list (inode 1) every block DROP() picks;
- * i_blocks follows.  Writes the inode once.  *DROPPED counts them. */
-errcode_t e2x_repair_bad_blocks_drop(ext2_filsys fs,
-				     int (*drop)(void *priv, blk64_t blk),
-				     void *priv, uint64_t *dropped);
 
 /* Give IN (a block-mapped inode, in memory) an extent tree in i_block
  * mapping the same data blocks; its indirect blocks are forgotten (the
@@ -70,6 +70,12 @@ errcode_t e2x_repair_xattr_block(ext2_filsys fs, ext2_ino_t ino,
 /* Set the reference count of attribute block BLK to COUNT. */
 errcode_t e2x_repair_xattr_refcount(ext2_filsys fs, blk64_t blk,
 				    uint32_t count);
+/* Value inodes (ea_inode): give inode INO the EA_INODE flag, or set the
+ * count of attribute entries that use it to COUNT.  One inode write each;
+ * a value inode's i_version holds that count and is not bumped. */
+errcode_t e2x_repair_ea_inode_flag(ext2_filsys fs, ext2_ino_t ino);
+errcode_t e2x_repair_ea_inode_refs(ext2_filsys fs, ext2_ino_t ino,
+				   uint64_t count);
 
 /* repair_clone.c */
 struct e2x_clone_ops {

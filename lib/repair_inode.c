@@ -2,8 +2,8 @@
 /*
  * repair_inode.c --- repair primitives on one inode: clear it, and drop
  * the illegal pointers of an indirect block map, forget the in-inode
- * extended attributes, take blocks out of the bad-blocks list, turn a
- * small block map into an extent tree (bigalloc cannot use block maps).
+ * extended attributes; take blocks off the bad-blocks inode's list; turn
+ * a small block map into an extent tree (bigalloc cannot use block maps).
  */
 #include "config.h"
 #include <string.h>
@@ -214,50 +214,24 @@ errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
 	return 0;
 }
 
-struct bb_drop_walk {
-	int (*drop)(void *priv, blk64_t blk);
-	void *priv;
-	uint64_t dropped;
-};
-
-static int bb_drop_one(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
-		       blk64_t ref_blk, int ref_offset, void *priv)
+errcode_t e2x_repair_bb_unlist(ext2_filsys fs, const blk64_t *blks, size_t n)
 {
-	struct bb_drop_walk *w = priv;
-
-	(void)fs;
-	(void)ref_blk;
-	(void)ref_offset;
-	if (lblk < 0 || !w->drop(w->priv, *blocknr))
-		return 0;
-	*blocknr = 0;
-	w->dropped++;
-	return BLOCK_CHANGED;
-}
-
-errcode_t e2x_repair_bad_blocks_drop(ext2_filsys fs,
-				     int (*drop)(void *priv, blk64_t blk),
-				     void *priv, uint64_t *dropped)
-{
-	struct bb_drop_walk w = { .drop = drop, .priv = priv };
-	struct ext2_inode_large *in = NULL;
+	ext2_badblocks_list bb = NULL;
 	errcode_t err;
+	size_t i;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	*dropped = 0;
-	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
+	err = ext2fs_read_bb_inode(fs, &bb);
 	if (err)
 		return err;
-	err = ext2fs_block_iterate3(fs, EXT2_BAD_INO, 0, NULL, bb_drop_one,
-				    &w);
-	*dropped = w.dropped;
-	/* the walk stored the map; the count of blocks follows it once */
-	if (!err && w.dropped)
-		err = e2x_read_inode(fs, EXT2_BAD_INO, in);
-	if (!err && w.dropped) {
-		ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)in, w.dropped);
-		err = e2x_write_inode(fs, EXT2_BAD_INO, in);
-	}
-	ext2fs_free_mem(&in);
+	for (i = 0; i < n; i++)
+		if (blks[i] < ((blk64_t)1 << 32))
+			ext2fs_badblocks_list_del(bb, blks[i]);
+	/* the rewrite frees every block of the old list; the ones taken
+	 * off it stay in use (they are the caller's to own) */
+	err = ext2fs_update_bb_inode(fs, bb);
+	for (i = 0; !err && i < n; i++)
+		ext2fs_block_alloc_stats2(fs, blks[i], +1);
+	ext2fs_badblocks_list_free(bb);
 	return err;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * repair_xattr.c --- repair primitives for extended attribute blocks:
- * recompute the hashes and checksum, set the reference count.
+ * repair_xattr.c --- repair primitives for extended attribute blocks
+ * (recompute the hashes and checksum, set the reference count) and for
+ * value inodes (their flag and reference count).
  */
 #include "config.h"
 #include "e2x.h"
@@ -70,4 +71,42 @@ errcode_t e2x_repair_xattr_refcount(ext2_filsys fs, blk64_t blk,
 				    uint32_t count)
 {
 	return rewrite(fs, 0, blk, 0, count);
+}
+
+/* Read value inode INO, set its flag and, when COUNT >= 0, its reference
+ * count, and write it once (no i_version bump: the flag is set first). */
+static errcode_t edit_value_inode(ext2_filsys fs, ext2_ino_t ino,
+				  int64_t count)
+{
+	struct ext2_inode_large *in = NULL;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (ino < EXT2_FIRST_INODE(fs->super) ||
+	    ino > fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
+	if (err)
+		return err;
+	err = e2x_read_inode(fs, ino, in);
+	if (err)
+		goto out;
+	in->i_flags |= EXT4_EA_INODE_FL;
+	if (count >= 0)
+		ext2fs_set_ea_inode_ref((struct ext2_inode *)in, count);
+	err = e2x_write_inode(fs, ino, in);
+out:
+	ext2fs_free_mem(&in);
+	return err;
+}
+
+errcode_t e2x_repair_ea_inode_flag(ext2_filsys fs, ext2_ino_t ino)
+{
+	return edit_value_inode(fs, ino, -1);
+}
+
+errcode_t e2x_repair_ea_inode_refs(ext2_filsys fs, ext2_ino_t ino,
+				   uint64_t count)
+{
+	return edit_value_inode(fs, ino, (int64_t)(count & INT64_MAX));
 }

@@ -142,7 +142,7 @@ START_TEST(test_decisions)
 	c = make_ctx(MODE_YES, 1);
 	ck_assert_int_eq(fix_problem(&c, PR_4_LINK_COUNT, &p), 1);
 	ck_assert_uint_eq(c.problems_fixed, 1);
-	ck_assert_int_eq(fix_problem(&c, PR_1_EA_INODE_REF, &p), 0);
+	ck_assert_int_eq(fix_problem(&c, PR_0_FLEX_SIZE, &p), 0);
 	ck_assert_uint_eq(c.problems_unfixed, 1);
 	/* -y on a read-only open never claims a fix */
 	c = make_ctx(MODE_YES, 0);

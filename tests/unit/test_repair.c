@@ -486,6 +486,33 @@ START_TEST(map_to_extents_runs)
 }
 END_TEST
 
+/* A value inode's flag and count: one write each, and the count (kept
+ * where i_version would be) is what was asked, not bumped past it. */
+START_TEST(ea_inode_flag_and_refs)
+{
+	ext2_ino_t v;
+
+	open_fs("-b 1024 -O ea_inode", "8M");
+	ck_assert_int_eq(e2x_dir_mknod(fx.fs, EXT2_ROOT_INO, "v", 1,
+				       LINUX_S_IFREG | 0600, 0, &v), 0);
+	ck_assert_int_eq(e2x_repair_ea_inode_flag(fx.fs, v), 0);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, v, &ib.in), 0);
+	ck_assert(ib.in.i_flags & EXT4_EA_INODE_FL);
+	ck_assert_int_eq(e2x_repair_ea_inode_refs(fx.fs, v, 3), 0);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, v, &ib.in), 0);
+	ck_assert_uint_eq(ext2fs_get_ea_inode_ref((struct ext2_inode *)&ib.in),
+			  3);
+	ck_assert_int_eq(e2x_repair_ea_inode_refs(fx.fs, v, 1), 0);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, v, &ib.in), 0);
+	ck_assert_uint_eq(ext2fs_get_ea_inode_ref((struct ext2_inode *)&ib.in),
+			  1);
+	ck_assert(ib.in.i_flags & EXT4_EA_INODE_FL);
+	ck_assert_int_eq(e2x_repair_ea_inode_flag(fx.fs, 1),
+			 EXT2_ET_BAD_INODE_NUM);
+	fixture_drop(&fx);
+}
+END_TEST
+
 static Suite *suite_repair(void)
 {
 	Suite *s = suite_create("repair");
@@ -506,6 +533,7 @@ static Suite *suite_repair(void)
 	tcase_add_loop_test(tc, set_dotdot_inline_and_block, 0, 2);
 	tcase_add_test(tc, quota_write_finds_every_id);
 	tcase_add_test(tc, map_to_extents_runs);
+	tcase_add_test(tc, ea_inode_flag_and_refs);
 	suite_add_tcase(s, tc);
 	return s;
 }
