@@ -198,21 +198,30 @@ keep_file() {
 	printf '%s %s\n' "$1" "$("$debugfs" -R "cat $1" "$img" 2>/dev/null |
 		sha256sum | cut -c1-64)" >>"$work/keep"
 }
+# new_big FILE: /big replaced by FILE's contents; sets s (its first block),
+# bs and r (blocks a cluster: these cases use -C 16384)
+new_big() {
+	bs=$(bsize)
+	r=$((16384 / bs))
+	dbg "rm /big" && dbg "write $1 /big" || return 1
+	s=$(blk_of /big 0)
+}
+# free_cluster FROM: the first block of a free cluster at or after FROM
+free_cluster() {
+	fc=$("$debugfs" -R "ffb 1 $1" "$img" 2>/dev/null |
+		sed -n 's/.*found: *\([0-9]*\).*/\1/p')
+	[ -n "$fc" ] && echo $(( (fc / r) * r ))
+}
 # A file's extent root rewritten (raw i_block words): its first logical
 # cluster is split, blocks 2-3 mapped one cluster further (same offsets);
 # what blocks 0-3 held must come back in place.
 bigalloc_split() {
 	bs=$(bsize)
-	r=$((16384 / bs))	# blocks a cluster (these cases: -C 16384)
 	for c in a b c d; do head -c "$bs" /dev/zero | tr '\0' $c; done \
 		>"$work/four"
-	dbg "rm /big" && dbg "write $work/four /big" || return 1
-	s=$(blk_of /big 0)
+	new_big "$work/four" || return 1
 	# a free cluster past it takes blocks 2-3 (offsets 2 and 3)
-	t=$("$debugfs" -R "ffb 1 $((s + r))" "$img" 2>/dev/null |
-		sed -n 's/.*found: *\([0-9]*\).*/\1/p')
-	[ -n "$t" ] || return 1
-	t=$(( (t / r) * r ))
+	t=$(free_cluster $((s + r))) || return 1
 	keep_file /big
 	dbg "sif /big block[0] $((0xF30A | (2 << 16)))" &&
 	dbg "sif /big block[3] 0" && dbg "sif /big block[4] 2" &&
@@ -231,12 +240,8 @@ bigalloc_crossed() {
 	for c in $(seq 1 $((r + 2))); do
 		head -c "$bs" /dev/zero | tr '\0' "\\$(printf %03o $((64 + c)))"
 	done >"$work/blocks"
-	dbg "rm /big" && dbg "write $work/blocks /big" || return 1
-	s=$(blk_of /big 0)
-	t=$("$debugfs" -R "ffb 1 $((s + 2 * r))" "$img" 2>/dev/null |
-		sed -n 's/.*found: *\([0-9]*\).*/\1/p')
-	[ -n "$t" ] || return 1
-	t=$(( (t / r) * r ))
+	new_big "$work/blocks" || return 1
+	t=$(free_cluster $((s + 2 * r))) || return 1
 	dd if="$img" of="$img" bs="$bs" skip=$((s + 1)) seek=$((t + 1)) \
 		count=1 conv=notrunc 2>/dev/null &&
 	dd if="$img" of="$img" bs="$bs" skip=$((s + r + 1)) seek=$((s + 1)) \
