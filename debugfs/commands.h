@@ -14,7 +14,7 @@
 /* session */
 DBG_COMMAND(do_open, "open", "open_filesys", 0,
 	    "[-w] [-c] [-D] [-f] [-n] [-b blocksize -s superblock] "
-	    "[-z undo_file] image",
+	    "[-z undo_file] [-i [-d data_source_device]] image",
 	    "open an image or device")
 DBG_COMMAND(do_init_filesys, "init_filesys", NULL, 0,
 	    "device blocks_count",
@@ -62,7 +62,9 @@ DBG_COMMAND(do_ex, "ex", "dump_extents extents", FS | PATH,
 DBG_COMMAND(do_extent_open, "extent_open", "eo", FS | PATH,
 	    "file",
 	    "walk a file's extent tree: root, current, next, prev, up, "
-	    "down, nl, pl, ns, ps, goto, info, print_all; extent_close")
+	    "down, nl, pl, ns, ps, goto, info, print_all; edit it (-w): "
+	    "insert_node, replace_node, delete_node, split_node, "
+	    "fix_parents, set_bmap; extent_close")
 DBG_COMMAND(do_bmap, "bmap", NULL, FS | PATH,
 	    "file logical_block",
 	    "the physical block behind a logical block (0: a hole)")
@@ -161,6 +163,15 @@ DBG_COMMAND(do_ea_get, "ea_get", NULL, FS | PATH,
 DBG_COMMAND(do_logdump, "logdump", NULL, FS,
 	    "[-a] [-O] [-S]",
 	    "the journal log (-S superblock, -O old transactions, -a data)")
+DBG_COMMAND(do_journal_open, "journal_open", "jo", RW,
+	    "[-c] [-v ver] [-f ext_jnl]",
+	    "open the journal to write transactions (-c: with checksums)")
+DBG_COMMAND(do_journal_write, "journal_write", "jw", RW,
+	    "[-b blocks] [-r revoke] [-c] file",
+	    "log blocks (contents from file) and revokes (-c: no commit)")
+DBG_COMMAND(do_journal_close, "journal_close", "jc", RW,
+	    "",
+	    "close the journal, writing its superblock")
 DBG_COMMAND(do_journal_run, "journal_run", "jr", RW,
 	    "",
 	    "replay the journal, then reopen the file system")

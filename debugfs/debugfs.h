@@ -18,9 +18,13 @@ struct dbg_open_opts {
 	int force;		/* -f on open: skip feature checks */
 	int nocsum;		/* -n: do not verify checksums */
 	char undo[4096];	/* -z: undo file for e2undo, "" for none */
+	int image;		/* -i: the image is an e2image file */
+	char data_source[4096];	/* -d: device of the blocks not in it */
 	unsigned int blocksize;	/* -b, with -s */
 	blk64_t superblock;	/* -s: backup superblock */
 };
+
+struct e2x_jwriter;
 
 /* The one session: everything a command may look at or change. */
 struct dbg_ctx {
@@ -35,8 +39,9 @@ struct dbg_ctx {
 	int quit;		/* set by quit */
 	unsigned int failed;	/* number of commands that failed */
 	time_t now;		/* set_current_time, 0: the system clock */
-	ext2_extent_handle_t extent;	/* extent_open's handle, or NULL */
+	struct e2x_extent_edit *extent;	/* extent_open's tree, or NULL */
 	ext2_ino_t extent_ino;		/* ... and its inode */
+	struct e2x_jwriter *jwriter;	/* journal_open's writer, or NULL */
 };
 
 /* Command flags. */
@@ -78,6 +83,10 @@ int dbg_parse_ino_spec(const char *s, ext2_ino_t max, ext2_ino_t *ino,
 		       int *ok);
 /* Parse an unsigned number (decimal, 0x hex, 0 octal) in [0, max]. */
 int dbg_parse_u64(const char *s, uint64_t max, uint64_t *val);
+/* "N,N-M,..." appended to *LIST (realloc'ed, *N entries); -1 on a bad
+ * item or more than DBG_LIST_MAX entries in all. */
+#define DBG_LIST_MAX (1U << 24)
+int dbg_parse_block_list(const char *s, blk64_t **list, size_t *n);
 /* Decode an on-disk timestamp (seconds + extra epoch/nanosecond word). */
 int64_t dbg_decode_time(uint32_t sec, uint32_t extra, int has_extra,
 			uint32_t *nsec);
@@ -163,6 +172,9 @@ int dbg_print_xattrs(struct dbg_ctx *ctx, const char *cmd, ext2_ino_t ino,
 int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		const struct dbg_open_opts *opts);
 int dbg_close_fs(struct dbg_ctx *ctx, int all);
+/* jwrite_cmds.c: close journal_open's writer, if any (its superblock
+ * written); 1 on an error (reported). */
+int dbg_journal_close(struct dbg_ctx *ctx);
 /* One open option (w c D f b: s:) into O; non-zero if invalid. */
 int dbg_parse_open_option(struct dbg_open_opts *o, int c, const char *arg);
 

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * extent_cmds.c --- extent_open and its sub-shell: while a file's extent
- * tree is open, the reference's reading commands of it (root, current,
- * next, prev, up, down, the leaf and sibling moves, goto, info,
- * print_all) run before the main table, and extent_close leaves.  The
- * tree is read through libext2fs' extent handle; nothing is written.
+ * tree is open, the reference's commands of it run before the main table:
+ * the moves (root, current, next, prev, up, down, the leaf and sibling
+ * moves, goto), info and print_all read; insert_node, replace_node,
+ * delete_node, split_node, fix_parents and set_bmap edit through the
+ * library (e2x_extent_edit_apply); extent_close leaves.
  */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "debugfs.h"
+
+static ext2_extent_handle_t hnd(struct dbg_ctx *ctx)
+{
+	return e2x_extent_edit_handle(ctx->extent);
+}
 
 static void print_extent(struct dbg_ctx *ctx, const struct ext2fs_extent *e)
 {
@@ -35,7 +41,7 @@ static int move(struct dbg_ctx *ctx, const char *cmd, int op)
 	struct ext2fs_extent e;
 	errcode_t err;
 
-	err = ext2fs_extent_get(ctx->extent, op, &e);
+	err = ext2fs_extent_get(hnd(ctx), op, &e);
 	if (err) {
 		dbg_error(ctx, cmd, err, NULL);
 		return 1;
@@ -51,7 +57,7 @@ static int do_info(struct dbg_ctx *ctx, const char *cmd)
 
 	if (move(ctx, cmd, EXT2_EXTENT_CURRENT))
 		return 1;
-	err = ext2fs_extent_get_info(ctx->extent, &in);
+	err = ext2fs_extent_get_info(hnd(ctx), &in);
 	if (err) {
 		dbg_error(ctx, cmd, err, NULL);
 		return 1;
@@ -89,10 +95,10 @@ static int do_print_all(struct dbg_ctx *ctx, int argc, char **argv)
 			goto usage;
 		}
 	}
-	err = ext2fs_extent_get(ctx->extent, first, &e);
+	err = ext2fs_extent_get(hnd(ctx), first, &e);
 	while (!err) {
 		print_extent(ctx, &e);
-		err = ext2fs_extent_get(ctx->extent, op, &e);
+		err = ext2fs_extent_get(hnd(ctx), op, &e);
 	}
 	if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_EXTENT_NO_PREV)
 		return 0;
@@ -113,7 +119,7 @@ static int do_goto(struct dbg_ctx *ctx, int argc, char **argv)
 		dbg_error(ctx, NULL, 0, "usage: %s block", argv[0]);
 		return 1;
 	}
-	err = ext2fs_extent_goto(ctx->extent, blk);
+	err = ext2fs_extent_goto(hnd(ctx), blk);
 	if (err) {
 		dbg_error(ctx, argv[0], err, "block %llu",
 			  (unsigned long long)blk);
@@ -124,8 +130,7 @@ static int do_goto(struct dbg_ctx *ctx, int argc, char **argv)
 
 void dbg_extent_drop(struct dbg_ctx *ctx)
 {
-	if (ctx->extent)
-		ext2fs_extent_free(ctx->extent);
+	e2x_extent_edit_close(ctx->extent);
 	ctx->extent = NULL;
 	ctx->extent_ino = 0;
 }
@@ -163,9 +168,92 @@ static int named(const char *names, const char *name)
 	return 0;
 }
 
+/* The edits of the sub-shell: names as the reference's; ARGS numbers
+ * after the options (lblk len pblk, or lblk pblk for set_bmap). */
+static const struct {
+	const char *names;
+	enum e2x_extent_op op;
+	int args;
+	const char *usage;
+} edits[] = {
+	{ " insert_node insert ", E2X_EXTENT_INSERT, 3,
+	  "[--after] [--uninit] <lblk> <len> <pblk>" },
+	{ " replace_node replace ", E2X_EXTENT_REPLACE, 3,
+	  "[--uninit] <lblk> <len> <pblk>" },
+	{ " delete_node delete ", E2X_EXTENT_DELETE, 0, "" },
+	{ " split_node split ", E2X_EXTENT_SPLIT, 0, "" },
+	{ " fix_parents fixp ", E2X_EXTENT_FIX_PARENTS, 0, "" },
+	{ " set_bmap ", E2X_EXTENT_SET_BMAP, 2, "[--uninit] <lblk> <pblk>" },
+};
+
+/* The options and numbers of an edit into C; 0 when they parse.  As the
+ * reference reads them: set_bmap's blocks are 32 bits, a length too. */
+static int parse_change(int argc, char **argv, int args,
+			struct e2x_extent_change *c)
+{
+	uint64_t v[3];
+	int i;
+
+	for (i = 1; i < argc - args; i++) {
+		if (c->op == E2X_EXTENT_INSERT && !strcmp(argv[i], "--after"))
+			c->flags |= E2X_EXTENT_AFTER;
+		else if (args && !strcmp(argv[i], "--uninit"))
+			c->flags |= E2X_EXTENT_UNINIT;
+		else
+			return 1;
+	}
+	if (argc - 1 < args)
+		return 1;
+	for (i = 0; i < args; i++)
+		if (dbg_parse_u64(argv[argc - args + i], UINT64_MAX, &v[i]))
+			return 1;
+	if (args == 3) {
+		c->lblk = v[0];
+		c->len = (uint32_t)v[1];
+		c->pblk = v[2];
+	} else if (args == 2) {
+		c->lblk = (uint32_t)v[0];
+		c->pblk = (uint32_t)v[1];
+	}
+	return 0;
+}
+
+/* One edit, then (but after fix_parents) the entry under the cursor. */
+static int run_edit(struct dbg_ctx *ctx, size_t k, int argc, char **argv)
+{
+	struct e2x_extent_change c = { .op = edits[k].op };
+	struct ext2fs_extent e;
+	errcode_t err;
+
+	if (parse_change(argc, argv, edits[k].args, &c)) {
+		dbg_error(ctx, NULL, 0, "usage: %s %s", argv[0],
+			  edits[k].usage);
+		return 1;
+	}
+	if (!ctx->open.rw) {
+		dbg_error(ctx, argv[0], EXT2_ET_RO_FILSYS, NULL);
+		return 1;
+	}
+	if (dbg_need_bitmaps(ctx, argv[0]))
+		return 1;
+	err = e2x_extent_edit_apply(ctx->extent, &c);
+	if (err) {
+		dbg_error(ctx, argv[0], err, NULL);
+		return 1;
+	}
+	if (c.op != E2X_EXTENT_FIX_PARENTS &&
+	    !ext2fs_extent_get(hnd(ctx), EXT2_EXTENT_CURRENT, &e))
+		print_extent(ctx, &e);
+	return 0;
+}
+
 int dbg_extent_command(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	size_t i;
+
+	for (i = 0; i < sizeof(edits) / sizeof(edits[0]); i++)
+		if (named(edits[i].names, argv[0]))
+			return run_edit(ctx, i, argc, argv);
 
 	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
 		if (!named(moves[i].names, argv[0]))
@@ -193,10 +281,8 @@ int dbg_extent_command(struct dbg_ctx *ctx, int argc, char **argv)
 int do_extent_open(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large *in;
-	ext2_extent_handle_t h;
 	ext2_ino_t ino;
 	errcode_t err;
-	int rc = 1;
 
 	if (ctx->extent) {
 		dbg_error(ctx, argv[0], 0,
@@ -207,15 +293,12 @@ int do_extent_open(struct dbg_ctx *ctx, int argc, char **argv)
 	in = dbg_file_arg_new(ctx, argc, argv, &ino);
 	if (!in)
 		return 1;
-	err = ext2fs_extent_open2(ctx->fs, ino, (struct ext2_inode *)in, &h);
+	free(in);
+	err = e2x_extent_edit_open(ctx->fs, ino, 0, &ctx->extent);
 	if (err) {
 		dbg_error(ctx, argv[0], err, "%s", argv[1]);
-		goto out;
+		return 1;
 	}
-	ctx->extent = h;
 	ctx->extent_ino = ino;
-	rc = 0;
-out:
-	free(in);
-	return rc;
+	return 0;
 }

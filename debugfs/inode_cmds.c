@@ -143,25 +143,6 @@ static int run_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return 0;
 }
 
-/* A mapped range joins the run it continues, or starts the next. */
-static errcode_t run_range(ext2_filsys fs, const struct e2x_file_range *rg,
-			   void *priv)
-{
-	struct run_list *r = priv;
-
-	(void)fs;
-	if (r->count && rg->lblk == (uint64_t)r->lstart + r->count &&
-	    rg->pblk == r->pstart + r->count) {
-		r->count += rg->len;
-		return 0;
-	}
-	run_flush(r);
-	r->lstart = (e2_blkcnt_t)rg->lblk;
-	r->pstart = rg->pblk;
-	r->count = rg->len;
-	return 0;
-}
-
 static void print_extent_list(struct dbg_ctx *ctx, ext2_ino_t ino,
 			      struct ext2_inode_large *inode)
 {
@@ -469,10 +450,25 @@ out:
 	return ret;
 }
 
+/* blocks: every block of the file as libext2fs walks it (map and tree
+ * blocks included, in walk order), numbers separated by spaces, as the
+ * reference prints them for scripts. */
+static int print_one_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
+			   blk64_t ref_blk, int ref_off, void *priv)
+{
+	(void)fs;
+	(void)lblk;
+	(void)ref_blk;
+	(void)ref_off;
+	fprintf(priv, "%llu ", (unsigned long long)*blocknr);
+	return 0;
+}
+
 int do_blocks(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	struct ext2_inode_large in;
 	ext2_ino_t ino;
+	errcode_t err;
 	int i, ret = 0;
 
 	if (argc < 2) {
@@ -480,22 +476,17 @@ int do_blocks(struct dbg_ctx *ctx, int argc, char **argv)
 		return 1;
 	}
 	for (i = 1; i < argc; i++) {
-		struct run_list r = { ctx->out, 0, 0, 0, 0 };
-		errcode_t err;
-
 		if (dbg_resolve(ctx, argv[0], argv[i], &ino) ||
 		    dbg_read_inode(ctx, argv[0], ino, &in)) {
 			ret = 1;
 			continue;
 		}
-		if (in.i_flags & EXT4_INLINE_DATA_FL || is_fast_symlink(&in)) {
-			fputc('\n', ctx->out);
-			continue;
-		}
-		/* One block number per data block, ranges expanded. */
-		err = e2x_file_ranges(ctx->fs, ino, (void *)&in, 0,
-				      run_range, &r);
-		run_flush(&r);
+		err = 0;
+		if (!(in.i_flags & EXT4_INLINE_DATA_FL) &&
+		    !is_fast_symlink(&in))
+			err = ext2fs_block_iterate3(ctx->fs, ino,
+						    BLOCK_FLAG_READ_ONLY, NULL,
+						    print_one_block, ctx->out);
 		fputc('\n', ctx->out);
 		if (err) {
 			dbg_error(ctx, argv[0], err, "%s", argv[i]);

@@ -44,6 +44,11 @@ int do_journal_run(struct dbg_ctx *ctx, int argc, char **argv)
 			  "close and open the file system first");
 		return 1;
 	}
+	if (ctx->jwriter) {
+		dbg_error(ctx, argv[0], 0, "close the journal (journal_close) "
+			  "first");
+		return 1;
+	}
 	if (ctx->open.undo[0]) {
 		dbg_error(ctx, argv[0], 0, "not with an undo file (-z)");
 		return 1;

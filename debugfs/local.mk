@@ -23,6 +23,7 @@ debugfs_debugfs_SOURCES = \
 	debugfs/mi_cmds.c \
 	debugfs/extent_cmds.c \
 	debugfs/jrun_cmds.c \
+	debugfs/jwrite_cmds.c \
 	debugfs/htree_cmds.c \
 	debugfs/dump_cmds.c \
 	debugfs/block_cmds.c \

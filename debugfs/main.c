@@ -23,7 +23,7 @@ struct dbg_args {
 };
 
 #define USAGE "usage: debugfs [-w] [-c] [-D] [-n] [-b blocksize -s superblock] " \
-	"[-z undo_file] " \
+	"[-z undo_file] [-i [-d data_source_device]] " \
 	"[-R request | -f cmdfile] [-V] [-h] [image]"
 
 static void print_version(void)
@@ -49,7 +49,7 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 		exit(0);
 	}
 	opterr = 0;
-	while ((c = getopt(argc, argv, "hwcDnb:s:z:R:f:V")) != -1) {
+	while ((c = getopt(argc, argv, "hwcDnib:s:d:z:R:f:V")) != -1) {
 		switch (c) {
 		case 'h':
 			puts(USAGE);
@@ -65,7 +65,8 @@ static int parse_args(int argc, char **argv, struct dbg_args *a)
 			exit(0);
 		case '?':
 			if (optopt == 'R' || optopt == 'f' || optopt == 'b' ||
-			    optopt == 's' || optopt == 'z')
+			    optopt == 's' || optopt == 'z' ||
+			    optopt == 'd')
 				fprintf(stderr, "debugfs: -%c needs a value; "
 					USAGE "\n", optopt);
 			else

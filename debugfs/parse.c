@@ -86,6 +86,58 @@ int dbg_parse_u64(const char *s, uint64_t max, uint64_t *val)
 	return 0;
 }
 
+/* One "N" or "N-M" item of a block list into *LIST (grown). */
+static int add_list_item(const char *item, blk64_t **list, size_t *n)
+{
+	const char *dash = strchr(item, '-');
+	uint64_t lo, hi;
+	blk64_t *grown;
+	char first[32];
+
+	if (!dash) {
+		if (dbg_parse_u64(item, UINT64_MAX, &lo))
+			return -1;
+		hi = lo;
+	} else {
+		if ((size_t)(dash - item) >= sizeof(first))
+			return -1;
+		memcpy(first, item, dash - item);
+		first[dash - item] = 0;
+		if (dbg_parse_u64(first, UINT64_MAX, &lo) ||
+		    dbg_parse_u64(dash + 1, UINT64_MAX, &hi) || hi < lo)
+			return -1;
+	}
+	if (hi - lo >= DBG_LIST_MAX || *n + (hi - lo) >= DBG_LIST_MAX)
+		return -1;
+	grown = realloc(*list, (*n + (hi - lo) + 1) * sizeof(**list));
+	if (!grown)
+		return -1;
+	*list = grown;
+	for (;; lo++) {
+		grown[(*n)++] = lo;
+		if (lo == hi)
+			break;
+	}
+	return 0;
+}
+
+int dbg_parse_block_list(const char *s, blk64_t **list, size_t *n)
+{
+	char *copy, *item, *save = NULL;
+	int ret = 0;
+
+	if (!s || !*s)
+		return -1;
+	copy = strdup(s);
+	if (!copy)
+		return -1;
+	for (item = strtok_r(copy, ",", &save); item && !ret;
+	     item = strtok_r(NULL, ",", &save))
+		ret = add_list_item(item, list, n);
+	free(copy);
+	return ret;
+}
+
 int dbg_parse_ino_spec(const char *s, ext2_ino_t max, ext2_ino_t *ino,
 		       int *ok)
 {

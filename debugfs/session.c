@@ -25,6 +25,8 @@ static int open_flags(const struct dbg_open_opts *o)
 		flags |= EXT2_FLAG_FORCE;
 	if (o->nocsum)
 		flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	if (o->image)
+		flags |= EXT2_FLAG_IMAGE_FILE;
 	return flags;
 }
 
@@ -47,6 +49,38 @@ static int check_not_mounted(struct dbg_ctx *ctx, const char *device)
 		return 1;
 	}
 	return 0;
+}
+
+/* -i opens an e2image file, read-only; -d only goes with it. */
+static int check_image_opts(struct dbg_ctx *ctx,
+			    const struct dbg_open_opts *opts)
+{
+	if (opts->data_source[0] && !opts->image) {
+		dbg_error(ctx, "open", 0, "-d data_source_device needs -i "
+			  "(it supplies the data blocks of an e2image file)");
+		return 1;
+	}
+	if (opts->image && opts->rw) {
+		dbg_error(ctx, "open", 0,
+			  "an e2image file (-i) is read-only; drop -w");
+		return 1;
+	}
+	return 0;
+}
+
+/* With -d, the blocks an e2image file lacks come from the device. */
+static int attach_data_source(struct dbg_ctx *ctx, ext2_filsys fs,
+			      const struct dbg_open_opts *opts)
+{
+	errcode_t err;
+
+	if (!opts->data_source[0])
+		return 0;
+	err = e2x_image_data_source(fs, opts->data_source);
+	if (err)
+		dbg_error(ctx, "open", err, "%s: data source device",
+			  opts->data_source);
+	return err != 0;
 }
 
 /* The I/O manager of a session: plain, or with every overwritten block
@@ -100,6 +134,8 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 		dbg_error(ctx, "open", 0, "an undo file (-z) needs -w");
 		return 1;
 	}
+	if (check_image_opts(ctx, opts))
+		return 1;
 	if (opts->rw && check_not_mounted(ctx, device))
 		return 1;
 	if (pick_io(ctx, device, opts, &io))
@@ -109,6 +145,10 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 			  opts->blocksize, io, &fs);
 	if (err) {
 		dbg_error(ctx, "open", err, "%s", device);
+		return 1;
+	}
+	if (attach_data_source(ctx, fs, opts)) {
+		ext2fs_free(fs);
 		return 1;
 	}
 	ctx->device = strdup(device);
@@ -131,10 +171,12 @@ int dbg_open_fs(struct dbg_ctx *ctx, const char *device,
 int dbg_close_fs(struct dbg_ctx *ctx, int all)
 {
 	errcode_t err = 0;
+	int jfailed;
 
 	if (!ctx->fs)
 		return 0;
 	dbg_extent_drop(ctx);
+	jfailed = dbg_journal_close(ctx);
 	if (ctx->open.rw) {
 		if (all)
 			ctx->fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
@@ -151,7 +193,7 @@ int dbg_close_fs(struct dbg_ctx *ctx, int all)
 		dbg_error(ctx, "close", err, "writing the file system");
 		return 1;
 	}
-	return 0;
+	return jfailed;
 }
 
 /* Parse the open flags shared by the command line and the open command;
@@ -175,6 +217,14 @@ static int parse_open_opt(struct dbg_open_opts *o, int c, const char *arg)
 		return 0;
 	case 'n':
 		o->nocsum = 1;
+		return 0;
+	case 'i':
+		o->image = 1;
+		return 0;
+	case 'd':
+		if (!arg || !*arg || strlen(arg) >= sizeof(o->data_source))
+			return 'd';
+		strcpy(o->data_source, arg);
 		return 0;
 	case 'z':
 		if (!arg || !*arg || strlen(arg) >= sizeof(o->undo))
@@ -202,7 +252,7 @@ int do_open(struct dbg_ctx *ctx, int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	dbg_reset_getopt();
-	while ((c = getopt(argc, argv, "wcDfnb:s:z:")) != -1) {
+	while ((c = getopt(argc, argv, "wcDfnib:s:d:z:")) != -1) {
 		if (parse_open_opt(&o, c, optarg)) {
 			dbg_usage(ctx, argv[0]);
 			return 1;

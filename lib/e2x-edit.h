@@ -112,4 +112,37 @@ errcode_t e2x_group_meta_move(ext2_filsys fs, dgrp_t g,
 errcode_t e2x_resize_inode_clear(ext2_filsys fs);
 errcode_t e2x_resize_inode_rebuild(ext2_filsys fs);
 
+/* extent_edit.c --- a file's extent tree open for walking (through the
+ * libext2fs handle e2x_extent_edit_handle gives) and for edits by hand at
+ * the handle's cursor.  Each edit that succeeds writes the inode once
+ * more: its checksum right and i_version moved once.  Nothing checks
+ * that an edit leaves a sound tree or marks bitmaps (set_bmap allocates
+ * the index blocks it needs): the edits of a debugger. */
+struct e2x_extent_edit;
+enum e2x_extent_op {
+	E2X_EXTENT_INSERT,	/* a new entry before (or after) the cursor */
+	E2X_EXTENT_REPLACE,	/* the entry under the cursor */
+	E2X_EXTENT_DELETE,	/* the entry under the cursor */
+	E2X_EXTENT_SPLIT,	/* the cursor's node in two */
+	E2X_EXTENT_FIX_PARENTS,	/* index keys above the cursor */
+	E2X_EXTENT_SET_BMAP	/* map LBLK to PBLK (0: unmap) */
+};
+#define E2X_EXTENT_AFTER	0x0001	/* insert after the cursor */
+#define E2X_EXTENT_UNINIT	0x0002	/* an unwritten extent */
+struct e2x_extent_change {
+	enum e2x_extent_op op;
+	int flags;
+	blk64_t lblk, pblk;
+	uint32_t len;
+};
+/* Open INO's extent tree (FLAGS must be 0); close frees it all. */
+errcode_t e2x_extent_edit_open(ext2_filsys fs, ext2_ino_t ino, int flags,
+			       struct e2x_extent_edit **ee);
+ext2_extent_handle_t e2x_extent_edit_handle(struct e2x_extent_edit *ee);
+ext2_ino_t e2x_extent_edit_ino(const struct e2x_extent_edit *ee);
+/* One edit; EXT2_ET_RO_FILSYS on a file system opened read-only. */
+errcode_t e2x_extent_edit_apply(struct e2x_extent_edit *ee,
+				const struct e2x_extent_change *c);
+void e2x_extent_edit_close(struct e2x_extent_edit *ee);
+
 #endif /* E2X_EDIT_H */

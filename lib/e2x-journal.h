@@ -305,6 +305,51 @@ errcode_t e2x_journal_finish(struct e2x_journal *j, io_channel sink,
 errcode_t e2x_journal_recover(ext2_filsys fs, const struct e2x_journal_opts *o,
 			      struct e2x_journal_result *res);
 
+/* ---- writing transactions (journal_write.c) --------------------------- */
+
+/*
+ * A jbd2 transaction writer, for tests and debugging (debugfs jo/jw/jc):
+ * transactions are appended after the last committed one of the log (or
+ * at its start when it is empty), in the kernel's format, so that the
+ * next mount or e2fsck replays them.  FS must be open read-write; after
+ * a commit the fs superblock gets needs_recovery (marked dirty, written
+ * when FS is flushed).  Nothing is written to the journal superblock
+ * until e2x_jwriter_close.
+ */
+struct e2x_jwriter;
+
+/* Load FS's journal (O: the external device, may be NULL) and find the
+ * end of its log; a log failing its checksums is refused as the scan
+ * reports it (E2X_ERR_JOURNAL_CSUM).  A 64bit fs gets the journal's 64bit
+ * feature (and the fs UUID when the journal has none) while the log is
+ * empty. */
+errcode_t e2x_jwriter_open(ext2_filsys fs, const struct e2x_journal_opts *o,
+			   struct e2x_jwriter **wp);
+/* Turn on checksums of VERSION 2 or 3 (metadata_csum file systems; others
+ * get checksum v1).  Only on an empty log: E2X_ERR_JOURNAL_LIVE. */
+errcode_t e2x_jwriter_enable_csum(struct e2x_jwriter *w, int version);
+
+struct e2x_jwrite {
+	const blk64_t *blocks;		/* fs blocks to log ... */
+	size_t nblocks;
+	const void *data;		/* ... their contents, in order */
+	const blk64_t *revoke;		/* fs blocks to revoke */
+	size_t nrevoke;
+	unsigned int flags;		/* E2X_JWRITE_* */
+	unsigned int reserved[7];
+};
+/* Write the blocks but no commit block: replay will ignore them. */
+#define E2X_JWRITE_NO_COMMIT	0x0001
+
+/* Write one transaction: descriptor blocks with their data (escaped when
+ * they start with the jbd2 magic), revoke blocks, then the commit block.
+ * Every block number is checked and the room in the log counted before
+ * the first write (EXT2_ET_BAD_BLOCK_NUM, E2X_ERR_NO_SPACE). */
+errcode_t e2x_jwriter_write(struct e2x_jwriter *w, const struct e2x_jwrite *t);
+/* Write the journal superblock (log start, first sequence, features,
+ * checksum), flush the journal device and free W. */
+errcode_t e2x_jwriter_close(struct e2x_jwriter *w);
+
 /* ---- orphan list and orphan file (orphan.c) --------------------------- */
 
 enum e2x_orphan_action {

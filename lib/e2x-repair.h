@@ -146,10 +146,14 @@ errcode_t e2x_repair_dir_fill_hole(ext2_filsys fs, ext2_ino_t dir,
 /* Bump DIR's i_version once after its blocks were repaired. */
 errcode_t e2x_repair_dir_touch(ext2_filsys fs, ext2_ino_t dir, int flags);
 /* Drop a directory's hash index (and its itree): index blocks become empty
- * leaves, the index flag is cleared.  Every entry stays where it is. */
+ * leaves, the index flag is cleared.  Every entry stays where it is.
+ * This and the rebuild below keep the directory's times, owner and mode:
+ * its entries are the same; i_version moves once. */
 errcode_t e2x_repair_dir_unindex(ext2_filsys fs, ext2_ino_t dir, int flags);
 /* Drop the index of DIR, then index it again from its entries (htree, and
- * itree when the file system has it) when it spans more than one block. */
+ * itree when the file system has it) when it spans more than one block.
+ * Index nodes of any limit are taken (those of the other checksum mode,
+ * left by a metadata_csum switch cut short, too). */
 errcode_t e2x_repair_dir_reindex(ext2_filsys fs, ext2_ino_t dir, int flags);
 /* Give INO, which no directory names, the name NAME in directory DIR: a
  * file's link count becomes 1; a directory gets '..' pointed at DIR and

@@ -93,6 +93,10 @@ errcode_t e2x_open_fs(const char *name, int flags, blk64_t superblock,
  * manager into UNDO_FILE (removed first), which e2undo replays; *MGR then
  * is the manager to open with.  One undo file per process. */
 errcode_t e2x_undo_manager(const char *undo_file, io_manager *mgr);
+/* FS was opened from an e2image file (EXT2_FLAG_IMAGE_FILE), which holds
+ * only metadata: read every other block from DEVICE (read-only) instead,
+ * the device the image was taken from.  Closed with FS. */
+errcode_t e2x_image_data_source(ext2_filsys fs, const char *device);
 
 /* convert.c --- in-place feature conversions.  Each sets the feature on
  * disk before the first inode that uses it (or clears it after the last),

@@ -4,7 +4,8 @@
  * the leaves of an extent tree as stored (unwritten ones flagged), a block
  * map as runs of blocks consecutive in both numberings.  For readers that
  * copy or list a file's blocks (debugfs cat, dump, rdump, blocks; the image
- * source of populate).  Nothing is written; ranges are not checked against
+ * source of populate), also on an e2image file read with a data device.
+ * Nothing is written; ranges are not checked against
  * the file system's size, that is the reader's call.
  */
 #include "config.h"
@@ -102,6 +103,40 @@ static errcode_t map_ranges(ext2_filsys fs, ext2_ino_t ino,
 	return err;
 }
 
+/*
+ * An e2image file with a data device attached: libext2fs's block walk
+ * reads its indirect blocks as zeros (ext2fs_read_ind_block), while bmap
+ * reads them from the device.  Walk such maps one block at a time.
+ */
+static int image_with_data(ext2_filsys fs)
+{
+	return (fs->flags & EXT2_FLAG_IMAGE_FILE) && fs->io != fs->image_io;
+}
+
+static errcode_t bmap_ranges(ext2_filsys fs, ext2_ino_t ino,
+			     struct ext2_inode *inode, e2x_file_range_fn fn,
+			     void *priv)
+{
+	uint64_t nblocks = (EXT2_I_SIZE(inode) + fs->blocksize - 1) /
+			   fs->blocksize;
+	struct map_ctx mc;
+	blk64_t lblk, pblk;
+	errcode_t err = 0;
+
+	memset(&mc, 0, sizeof(mc));
+	mc.fn = fn;
+	mc.priv = priv;
+	for (lblk = 0; lblk < nblocks && !err; lblk++) {
+		pblk = 0;
+		err = ext2fs_bmap2(fs, ino, inode, NULL, 0, lblk, NULL, &pblk);
+		if (!err && map_block(fs, &pblk, lblk, 0, 0, &mc))
+			err = mc.err;
+	}
+	if (!err && mc.run.len)
+		err = fn(fs, &mc.run, priv);
+	return err;
+}
+
 errcode_t e2x_file_ranges(ext2_filsys fs, ext2_ino_t ino,
 			  struct ext2_inode *inode, int flags,
 			  e2x_file_range_fn fn, void *priv)
@@ -113,5 +148,7 @@ errcode_t e2x_file_ranges(ext2_filsys fs, ext2_ino_t ino,
 		return 0;
 	if (inode->i_flags & EXT4_EXTENTS_FL)
 		return extent_ranges(fs, ino, inode, fn, priv);
+	if (image_with_data(fs))
+		return bmap_ranges(fs, ino, inode, fn, priv);
 	return map_ranges(fs, ino, fn, priv);
 }

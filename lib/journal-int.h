@@ -28,6 +28,8 @@ struct e2x_journal {
 	unsigned int tail_bytes;	/* 4 with csum v2/v3, else 0 */
 	uint32_t seed;		/* crc32c seed from the journal UUID */
 	uint32_t end_tid;	/* from the scan */
+	uint32_t head;		/* from the scan: log block after the last
+				 * good commit (start when none) */
 	bool scanned;
 	bool used_backup;	/* mapped from the superblock's s_jnl_blocks */
 	struct u64map revoke;	/* fs block -> highest revoking tid */

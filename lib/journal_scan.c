@@ -16,6 +16,7 @@ struct scan_state {
 	bool need_time_check;	/* a descriptor/revoke csum failed */
 	bool end_set;		/* a commit checksum failed earlier */
 	uint64_t last_time;	/* commit time of the last good commit */
+	uint32_t head;		/* log block after the last good commit */
 };
 
 enum step { STEP_GO, STEP_END, STEP_ERR };
@@ -102,6 +103,7 @@ static enum step scan_commit(struct e2x_journal *j, struct scan_state *s,
 	}
 	s->last_time = t;
 	s->tid++;
+	s->head = s->blk;
 	return STEP_GO;
 }
 
@@ -160,7 +162,7 @@ errcode_t e2x_journal_scan(struct e2x_journal *j,
 		return E2X_ERR_MAGIC;
 	memset(&s, 0, sizeof(s));
 	s.tid = j->sequence;
-	s.blk = j->start;
+	s.blk = s.head = j->start;
 	s.crc = ~0U;
 	res->start_tid = j->sequence;
 	res->journal_errno = (int32_t)be32_get(&j->jsb.s_errno);
@@ -182,6 +184,7 @@ errcode_t e2x_journal_scan(struct e2x_journal *j,
 		err = E2X_ERR_JOURNAL_CSUM;
 	if (!s.end_set)
 		j->end_tid = s.tid;
+	j->head = s.head;
 out:
 	j->scanned = true;
 	res->end_tid = j->end_tid;

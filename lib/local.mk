@@ -10,6 +10,7 @@ lib_libe2x_la_SOURCES = \
 	lib/clock.c \
 	lib/fs_uuid.c \
 	lib/raw_edit.c \
+	lib/extent_edit.c \
 	lib/dir_create.c \
 	lib/open.c
 nodist_lib_libe2x_la_SOURCES = lib/e2x_err.c lib/e2x_err.h
@@ -66,6 +67,7 @@ lib_libe2x_la_SOURCES += \
 	lib/journal_revoke.c \
 	lib/journal_replay.c \
 	lib/journal_recover.c \
+	lib/journal_write.c \
 	lib/overlay_io.c \
 	lib/orphan.c
 e2xinclude_HEADERS += lib/e2x-journal.h

@@ -2,7 +2,8 @@
 /*
  * open.c --- opening a file system for an e2x program: libext2fs's open,
  * knowing e2x's own itree feature, optionally through an undo file that
- * the reference e2undo replays.
+ * the reference e2undo replays, or from an e2image file with its data
+ * blocks read from the original device.
  */
 #include "config.h"
 #include <errno.h>
@@ -59,5 +60,24 @@ errcode_t e2x_undo_manager(const char *undo_file, io_manager *mgr)
 		err = set_undo_io_backup_file(path);
 	if (!err)
 		*mgr = undo_io_manager;
+	return err;
+}
+
+errcode_t e2x_image_data_source(ext2_filsys fs, const char *device)
+{
+	io_channel data;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (!(fs->flags & EXT2_FLAG_IMAGE_FILE))
+		return EXT2_ET_NOT_IMAGE_FILE;
+	err = unix_io_manager->open(device, 0, &data);
+	if (err)
+		return err;
+	err = io_channel_set_blksize(data, fs->blocksize);
+	if (!err)
+		err = ext2fs_set_data_io(fs, data);
+	if (err)
+		io_channel_close(data);
 	return err;
 }

@@ -357,6 +357,7 @@ errcode_t e2x_repair_dir_unindex(ext2_filsys fs, ext2_ino_t dir, int flags)
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	d.keep_times = 1;	/* the same entries, only the index goes */
 	return dirh_close(&d, unindex(&d));
 }
 
@@ -371,6 +372,9 @@ errcode_t e2x_repair_dir_reindex(ext2_filsys fs, ext2_ino_t dir, int flags)
 	err = dirh_open(fs, dir, &d);
 	if (err)
 		return err;
+	/* the same entries in a new index: not a change of the directory's
+	 * contents, so its times stay */
+	d.keep_times = 1;
 	err = unindex(&d);
 	if (err || d.form != E2X_DIR_FORM_LINEAR || d.nblocks < 2 ||
 	    !ext2fs_has_feature_dir_index(fs->super))

@@ -68,3 +68,20 @@ klog_complaints() {
 		sub(/\].*/, "", t); if (t + 0 > m + 0) print }' |
 		grep -E "EXT4-fs.*[( ]$1[):]" | grep -Ei "error|warning|corrupt"
 }
+
+# loop_scratch NAME: a scratch directory (work) and a mount point (mnt)
+# for test NAME, both removed at exit with whatever is still mounted or
+# attached; img starts empty.
+loop_scratch() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/e2x-$1.XXXXXX") || exit 1
+	mnt=/tmp/mnt-e2x-$1.$$
+	img=
+	trap loop_scratch_cleanup EXIT INT TERM
+	mkdir -p "$mnt" || exit 1
+}
+
+loop_scratch_cleanup() {
+	loop_cleanup
+	rmdir "$mnt" 2>/dev/null
+	rm -rf "$work"
+}

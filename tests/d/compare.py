@@ -275,8 +275,7 @@ if pairs(run(dbg, req)) != pairs(run(ref, req)):
 blocks = []
 for p in files:
     out = run(dbg, 'blocks ' + quote(p))
-    for m in re.finditer(r'\):(\d+)', out):
-        blocks.append(int(m.group(1)))
+    blocks += [int(w) for w in out.split() if w.isdigit()]
 blocks = sorted(set(blocks))[:40] + [0, 1]
 req = 'icheck ' + ' '.join(str(b) for b in blocks)
 if pairs(run(dbg, req)) != pairs(run(ref, req)):

@@ -6,7 +6,7 @@
 TESTS += tests/d/errors.sh tests/d/kernel.sh tests/d/set.sh \
 	tests/d/interactive.sh tests/d/itree.sh tests/d/journal.sh \
 	tests/d/hash.sh tests/d/write.sh tests/d/write_rules.sh \
-	tests/d/parity.sh
+	tests/d/parity.sh tests/d/image.sh tests/d/jwrite.sh
 EXTRA_DIST += tests/d/errors.sh tests/d/errors.cases tests/d/kernel.sh \
 	tests/d/kernel.geom tests/d/tree.txt tests/d/compare.py \
 	tests/d/set.sh tests/d/set.cases tests/d/interactive.sh \
@@ -14,7 +14,8 @@ EXTRA_DIST += tests/d/errors.sh tests/d/errors.cases tests/d/kernel.sh \
 	tests/d/hash.sh tests/d/hash.cases \
 	tests/d/write.sh tests/d/write.cases tests/d/write_rules.sh \
 	tests/d/write_rules.cases tests/d/session.sh tests/d/write_long.cases \
-	tests/d/parity.sh tests/d/parity.missing
+	tests/d/parity.sh tests/d/parity.missing tests/d/image.sh \
+	tests/d/jwrite.sh
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dbg_parse

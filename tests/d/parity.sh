@@ -4,10 +4,10 @@
 # every command name of the reference's "-R help" is known to ours (or
 # listed in parity.missing); ls in its three layouts byte for byte, and a
 # script that parses "ls -l" reads the same from both; the commands added
-# for parity (bmap, filefrag, supported_features, dump_mmp,
+# for parity (blocks, bmap, filefrag, supported_features, dump_mmp,
 # set_mmp_value, zap_block, clri, undelete, set_current_time, ssv by
 # name, journal_run, list_quota, get_quota, modify_inode, init_filesys,
-# extent_open, -z undo, -n);
+# extent_open with its edits, -z undo, -n);
 # write from /dev/null and from a pipe; and the reproducers of issue 14's bugs
 # (punch on an inline file, an EA-inode value's blocks, sif on the Hurd).
 
@@ -109,6 +109,27 @@ for c in "bmap f 0" "bmap f 4" "bmap f 9" "filefrag f" "filefrag" \
 	cmp -s "$work/ref.out" "$work/our.out" ||
 		fail "$c: $(cat "$work/our.out"), reference $(cat "$work/ref.out")"
 done
+# blocks: the number list scripts parse, map and tree blocks included
+# (not on fast symlinks: the reference reads their text as a block map)
+bsrc=$work/bsrc
+mkdir -p "$bsrc"
+seq 1 400000 > "$bsrc/big"
+: > "$bsrc/empty"
+python3 -c 'import sys
+f = open(sys.argv[1], "wb")
+for i in range(400):
+    f.seek(i * 8192); f.write(bytes([i % 251 + 1]) * 4096)' "$bsrc/frag"
+for o in "-t ext2 -b 1024" "-t ext4 -b 1024"; do
+	# shellcheck disable=SC2086 # the options are words
+	"$top_builddir/mke2fs/mke2fs" -q -F $o -d "$bsrc" "$work/b.img" 32M \
+		>/dev/null 2>&1 || fail "mke2fs -d $o"
+	for f in big empty frag; do
+		"$ref" -R "blocks /$f" "$work/b.img" > "$work/ref.out" 2>/dev/null
+		"$dbg" -R "blocks /$f" "$work/b.img" > "$work/our.out" 2>&1
+		cmp -s "$work/ref.out" "$work/our.out" ||
+			fail "$o: blocks /$f: $(head -c 80 "$work/our.out"), reference $(head -c 80 "$work/ref.out")"
+	done
+done
 "$dbg" -R "supported_features no_such_feature" "$img" >/dev/null 2>&1 &&
 	fail "supported_features: an unknown feature was accepted"
 mimg=$work/mmp.img
@@ -172,6 +193,64 @@ printf '%s\n' "eo s" info root info down info next next prev up last_leaf \
 cmp -s "$work/ref.out" "$work/our.out" ||
 	fail "extent_open: $(diff "$work/ref.out" "$work/our.out" | head -4 |
 		tr '\n' ' ')"
+
+# every command name of the reference's extent_open sub-shell (its help
+# there, less the main table's names) is known to ours in that sub-shell
+printf 'eo t\nhelp\n' | "$ref" -f - "$eimg" 2>/dev/null |
+	awk '/^[a-z?]/ && !/^debugfs: / { sub(/  .*/, "");
+		n = split($0, a, ", "); for (i = 1; i <= n; i++) print a[i] }' |
+	sort -u > "$work/eo.names"
+sort -u "$work/names" | comm -23 "$work/eo.names" - |
+	grep -vx 'help\|list_requests\|lr\|?\|quit\|q' > "$work/eo.only"
+[ "$(wc -l < "$work/eo.only")" -ge 25 ] ||
+	fail "extent_open: the reference's sub-shell help not parsed"
+while read -r name; do
+	printf 'eo t\n%s\n' "$name" | "$dbg" -f - "$eimg" 2>&1 |
+		grep -q 'unknown command' &&
+		fail "extent_open: reference command $name unknown to ours"
+done < "$work/eo.only"
+
+# extent_open's edits: the same scripts through both, the same output
+# and, once i_version (which ours moves once per edit) is set back to 0
+# by the reference, the same image byte for byte.  Read-only: refused,
+# nothing written.
+printf '%s\n' "eo s" "goto 6" delete_node all "goto 2" \
+	"replace_node 2 1 2000" "replace --uninit 2 1 2001" "goto 4" \
+	"insert_node 3 1 2100" "insert --after --uninit 5 1 2101" all \
+	split_node all "goto 10" fix_parents "set_bmap 1 2200" \
+	"set_bmap --uninit 7 2201" "set_bmap 12 0" all "goto 0" "fixp" \
+	"delete" all ec "eo t" "insert_node 100 2 5000" \
+	"insert_node --after 200 3 6000" "insert --uninit 300 1 7000" \
+	"split" info all "set_bmap 99999999999 1" "insert_node -x 1 1 1" \
+	"set_bmap 1" "replace_node 1 x 1" all ec > "$work/eo-edit.cmds"
+edits=17	# the edits above that succeed
+cp "$eimg" "$work/eo-ref.img"
+cp "$eimg" "$work/eo-our.img"
+cp "$eimg" "$work/eo-ro.img"
+"$ref" -w -f "$work/eo-edit.cmds" "$work/eo-ref.img" > "$work/ref.out" 2>/dev/null
+"$dbg" -w -f "$work/eo-edit.cmds" "$work/eo-our.img" > "$work/our.out" 2>/dev/null
+cmp -s "$work/ref.out" "$work/our.out" ||
+	fail "extent_open edits: $(diff "$work/ref.out" "$work/our.out" |
+		head -4 | tr '\n' ' ')"
+v=$("$ref" -R "stat s" "$work/eo-our.img" 2>/dev/null |
+	sed -n 's/.*Version: 0x00000000:\([0-9a-f]*\).*/\1/p')
+w=$("$ref" -R "stat t" "$work/eo-our.img" 2>/dev/null |
+	sed -n 's/.*Version: 0x00000000:\([0-9a-f]*\).*/\1/p')
+[ "$((0x${v:-0} + 0x${w:-0}))" = "$edits" ] ||
+	fail "extent_open edits: i_version moved $((0x${v:-0})) + $((0x${w:-0})) times, not once per edit ($edits)"
+for f in eo-ref eo-our; do
+	"$ref" -w -f - "$work/$f.img" >/dev/null 2>&1 <<-EOF
+	sif s version 0
+	sif t version 0
+	ssv wtime 20200101
+	EOF
+done
+cmp -s "$work/eo-ref.img" "$work/eo-our.img" ||
+	fail "extent_open edits: images differ: $(cmp "$work/eo-ref.img" "$work/eo-our.img")"
+"$dbg" -f "$work/eo-edit.cmds" "$work/eo-ro.img" > "$work/our.out" 2>/dev/null
+"$ref" -f "$work/eo-edit.cmds" "$eimg" > "$work/ref.out" 2>/dev/null
+cmp -s "$work/ref.out" "$work/our.out" && cmp -s "$eimg" "$work/eo-ro.img" ||
+	fail "extent_open edits read-only: output or image changed"
 
 # 5. writing commands: same bytes as the reference, or e2fsck's verdict
 blk=$("$ref" -R "bmap f 1" "$img" 2>/dev/null)

@@ -7,7 +7,8 @@
 # does not build yet, and the system's ext4(5), excepted).  Installed
 # again with the e2x- program prefix, every program, link and page of ours
 # is named e2x-NAME exactly once (no e2x-e2x-itree.5) and the links point
-# at the prefixed programs.  make uninstall leaves no file behind.
+# at the prefixed programs, and the SEE ALSO lines of the installed pages
+# name them as installed.  make uninstall leaves no file behind.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 MAKE=${MAKE:-make}
@@ -73,10 +74,30 @@ check_tree() {
 	done || fail=1
 }
 
+# see_also_installed ROOT PREFIX: the SEE ALSO lines of the installed
+# pages name the pages as installed (e2x-mke2fs (8) under the e2x-
+# prefix); a name this tree does not install (e2undo, ext4) is left be.
+see_also_installed() {
+	root=$1 pfx=$2
+	for page in "$root"/usr/share/man/man[58]/*; do
+		[ -L "$page" ] && continue
+		sed -n '/^\.SH SEE ALSO/,/^\.SH/p' "$page" |
+			sed -n 's/^\.BR \([a-z0-9._-]*\) (\([58]\)).*/\1 \2/p' |
+			sed "s|^|${page##*/} |"
+	done | while read -r page name sec; do
+		[ -e "$root/usr/share/man/man$sec/$name.$sec" ] && continue
+		[ -e "$root/usr/share/man/man$sec/$pfx$name.$sec" ] || continue
+		echo "FAIL $page names $name($sec), installed as $pfx$name.$sec"
+		exit 1
+	done || fail=1
+}
+
 install_into "$work/plain"
 check_tree "$work/plain" ""
 install_into "$work/pfx" 's,^,e2x-,'
 check_tree "$work/pfx" e2x-
+see_also_installed "$work/plain" ""
+see_also_installed "$work/pfx" e2x-
 $MAKE -C "$top_builddir" uninstall DESTDIR="$work/pfx" prefix=/usr \
 	program_transform_name='s,^,e2x-,' >"$work/log" 2>&1 ||
 	{ cat "$work/log"; bad "make uninstall failed"; }

@@ -8,6 +8,7 @@
 #     file of the kernel-filled tree is intact (compare.py);
 #   fail (later writes refused, undo file closed): the reference e2undo
 #     restores the original image byte for byte.
+# E2X_LONG=1 cuts after every write of every conversion.
 # Needs root, loop devices, python3 and the reference e2fsprogs.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -42,10 +43,16 @@ mkdir -p "$mnt" "$mnt2" || exit 1
 fails=0
 fail() { echo "FAIL: $name cut $cut: $*"; fails=$((fails + 1)); }
 
-# Cut points: the first writes, the last, and CUTS more evenly between.
+# Cut points for TOTAL writes and CUTS: "all" is every one; "K" the first
+# writes, the last and K more evenly between; "K:L" adds every one of the
+# first L and the last L writes (a conversion's short windows sit there).
 cut_points() {
-	awk -v w="$1" -v k="$2" 'BEGIN { print 1; print 2; print w - 1;
-		for (i = 1; i <= k; i++) print int(w * i / (k + 1)) }' |
+	awk -v w="$1" -v c="$2" 'BEGIN {
+		if (c == "all") { for (i = 1; i < w; i++) print i; exit }
+		n = split(c, p, ":"); k = p[1]; l = n > 1 ? p[2] : 0
+		print 1; print 2; print w - 1
+		for (i = 1; i <= k; i++) print int(w * i / (k + 1))
+		for (i = 1; i <= l; i++) { print i; print w - i } }' |
 		sort -un | awk '$1 > 0'
 }
 
@@ -92,6 +99,7 @@ while IFS='|' read -r name mkfs what cuts reffsck_ok; do
 	cp "$img" "$work/orig.img"
 	total=$("$conv" "$img" "$what" -1 drop | sed -n 's/^writes //p')
 	[ "${total:-0}" -gt 3 ] || { fail "only ${total:-0} writes"; continue; }
+	[ "${E2X_LONG:-0}" = 1 ] && cuts=all
 	for cut in $(cut_points "$total" "$cuts"); do
 		power_cut
 		undo_cut

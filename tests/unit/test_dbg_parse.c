@@ -117,6 +117,29 @@ START_TEST(decode_time_epoch_bits)
 }
 END_TEST
 
+/* jw's -b/-r lists: numbers and ranges, appended across options. */
+START_TEST(block_list_items_and_ranges)
+{
+	blk64_t *l = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(dbg_parse_block_list("7,10-12,0x20", &l, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(l[0], 7);
+	ck_assert_uint_eq(l[1], 10);
+	ck_assert_uint_eq(l[3], 12);
+	ck_assert_uint_eq(l[4], 32);
+	ck_assert_int_eq(dbg_parse_block_list("5", &l, &n), 0);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(l[5], 5);
+	ck_assert_int_eq(dbg_parse_block_list("3-1", &l, &n), -1);
+	ck_assert_int_eq(dbg_parse_block_list("1,x", &l, &n), -1);
+	ck_assert_int_eq(dbg_parse_block_list("", &l, &n), -1);
+	ck_assert_int_eq(dbg_parse_block_list("0-99999999999", &l, &n), -1);
+	free(l);
+}
+END_TEST
+
 START_TEST(fields_find)
 {
 	int idx;
@@ -250,6 +273,7 @@ static Suite *dbg_parse_suite(void)
 	tcase_add_loop_test(tc, ino_spec_table, 0,
 			    sizeof(specs) / sizeof(specs[0]));
 	tcase_add_test(tc, decode_time_epoch_bits);
+	tcase_add_test(tc, block_list_items_and_ranges);
 	tcase_add_test(tc, fields_find);
 	tcase_add_test(tc, fields_names_unique);
 	tcase_add_test(tc, fields_split_hi_lo);

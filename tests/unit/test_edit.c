@@ -153,6 +153,45 @@ START_TEST(itree_drop_and_build)
 }
 END_TEST
 
+/* Hand edits of an extent tree: each moves i_version once (the second
+ * one too, though the handle writes its own copy of the inode), the
+ * mapping follows, and a read-only file system refuses. */
+START_TEST(extent_edits_move_version_once)
+{
+	struct e2x_extent_change map = { E2X_EXTENT_SET_BMAP, 0, 10, 0, 0 };
+	struct e2x_extent_change del = { E2X_EXTENT_DELETE, 0, 0, 0, 0 };
+	struct e2x_extent_edit *ee;
+	blk64_t pblk, got = 0;
+	ext2_ino_t f;
+
+	open_fs("-b 1024", "8M");
+	f = file_of("f", 3000);
+	ck_assert_int_eq(ext2fs_new_block2(fx.fs, 1000, NULL, &pblk), 0);
+	ext2fs_block_alloc_stats2(fx.fs, pblk, +1);
+	map.pblk = pblk;
+	ck_assert_int_eq(e2x_extent_edit_open(fx.fs, f, 0, &ee), 0);
+	OP(f, e2x_extent_edit_apply(ee, &map));
+	load(f);
+	ck_assert_int_eq(e2x_map_file_block(fx.fs, f, &ib.in, 10, &got, NULL),
+			 0);
+	ck_assert_uint_eq(got, pblk);
+	ck_assert_int_eq(ext2fs_extent_goto(e2x_extent_edit_handle(ee), 10),
+			 0);
+	OP(f, e2x_extent_edit_apply(ee, &del));
+	load(f);
+	got = 0;
+	ck_assert_int_eq(e2x_map_file_block(fx.fs, f, &ib.in, 10, &got, NULL),
+			 0);
+	ck_assert_uint_eq(got, 0);
+	fx.fs->flags &= ~EXT2_FLAG_RW;
+	ck_assert_int_eq(e2x_extent_edit_apply(ee, &map), EXT2_ET_RO_FILSYS);
+	fx.fs->flags |= EXT2_FLAG_RW;
+	e2x_extent_edit_close(ee);
+	ext2fs_block_alloc_stats2(fx.fs, pblk, -1);
+	close_clean();
+}
+END_TEST
+
 START_TEST(kill_frees_blocks_and_inode)
 {
 	blk64_t free0;
@@ -518,6 +557,7 @@ static Suite *suite_edit(void)
 	tcase_add_loop_test(tc, set_uuid_stays_clean, 0,
 			    sizeof(uuid_geos) / sizeof(uuid_geos[0]));
 	tcase_add_test(tc, xattr_set_and_remove);
+	tcase_add_test(tc, extent_edits_move_version_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

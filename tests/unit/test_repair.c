@@ -266,6 +266,43 @@ START_TEST(reindex_rebuilds_htree)
 }
 END_TEST
 
+/* A root index whose limit is the other checksum mode's (a metadata_csum
+ * switch cut short): rebuilt with every entry, the times kept. */
+START_TEST(reindex_takes_other_mode_limit)
+{
+	int csum = _i;
+	struct e2x_dx_countlimit *cl;
+	uint32_t mtime, ctime;
+	enum e2x_dir_form form;
+	char buf[1024];
+	blk64_t pblk;
+	ext2_ino_t d;
+
+	open_fs(csum ? "-b 1024 -O metadata_csum" : "-b 1024 -O ^metadata_csum",
+		"16M");
+	d = mkdir_in(EXT2_ROOT_INO, "d", 0);
+	fill_dir(d, 120);
+	pblk = block_of(d, 0);
+	mtime = ib.in.i_mtime - 1000;
+	ctime = ib.in.i_ctime - 2000;
+	ib.in.i_mtime = mtime;
+	ib.in.i_ctime = ctime;
+	ck_assert_int_eq(e2x_write_inode(fx.fs, d, &ib.in), 0);
+	ck_assert_int_eq(io_channel_read_blk64(fx.fs->io, pblk, 1, buf), 0);
+	cl = (void *)(buf + E2X_DX_ROOT_CL_OFF);
+	cl->limit = (uint16_t)e2x_dx_root_limit(1024, !csum);
+	ck_assert_int_eq(io_channel_write_blk64(fx.fs->io, pblk, 1, buf), 0);
+	OP(d, e2x_repair_dir_reindex(fx.fs, d, 0));
+	ck_assert_int_eq(e2x_dir_form(fx.fs, d, &form), 0);
+	ck_assert_int_eq(form, E2X_DIR_FORM_HTREE);
+	ck_assert_int_eq(e2x_read_inode(fx.fs, d, &ib.in), 0);
+	ck_assert_uint_eq(ib.in.i_mtime, mtime);
+	ck_assert_uint_eq(ib.in.i_ctime, ctime);
+	all_found(d, 120);
+	close_clean();
+}
+END_TEST
+
 START_TEST(unindex_keeps_entries)
 {
 	enum e2x_dir_form form;
@@ -526,6 +563,7 @@ static Suite *suite_repair(void)
 	tcase_add_test(tc, dirblk_write_makes_tail);
 	tcase_add_test(tc, dirblk_write_refuses_full_block);
 	tcase_add_test(tc, reindex_rebuilds_htree);
+	tcase_add_loop_test(tc, reindex_takes_other_mode_limit, 0, 2);
 	tcase_add_test(tc, unindex_keeps_entries);
 	tcase_add_test(tc, reindex_rebuilds_damaged_itree);
 	tcase_add_test(tc, reconnect_file);
