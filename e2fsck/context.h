@@ -104,6 +104,8 @@ struct fsck_ctx {
 	ext2fs_block_bitmap block_found; /* metadata and file blocks */
 	ext2fs_block_bitmap block_meta;	/* fs metadata only */
 	ext2fs_block_bitmap block_dup;	/* claimed twice */
+	ext2fs_inode_bitmap inode_clusters; /* bigalloc cluster rules broken
+					     * (pass 1b fixes; NULL: none) */
 	ext2fs_block_bitmap ea_seen;	/* xattr blocks already checked */
 	ext2_icount_t link_count;	/* i_links_count of in-use inodes */
 	ext2_icount_t ref_count;	/* names found by pass 2 */
@@ -262,6 +264,7 @@ uint64_t groups_free(ext2_filsys fs, int blocks);
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);
 void pass1(struct fsck_ctx *ctx);
+void pass1_rerun(struct fsck_ctx *ctx);
 void pass1b(struct fsck_ctx *ctx);
 void pass2(struct fsck_ctx *ctx);
 void pass3(struct fsck_ctx *ctx);

@@ -38,6 +38,7 @@ enum p1_repair {
 	RP_DTIME_ORPHAN,	/* orphan link: none if in use, else now */
 	RP_EA_VALUE_DROP,	/* a bad value-inode entry: its block (blk)
 				 * or the in-inode attributes go */
+	RP_TO_EXTENTS,		/* block map -> extents (bigalloc) */
 };
 
 struct p1_repair_row {
@@ -79,7 +80,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTENT_LEN_ZERO, RP_MAP, 0 },
 	{ PR_1_EXTENT_END, RP_MAP, 0 },
 	{ PR_1_EXTENT_DEPTH, RP_CLEAR_INODE, 0 },
-	{ PR_1_BIGALLOC_ALIGN, RP_MAP, 0 },
+	{ PR_1_BIGALLOC_BLOCKMAP, RP_TO_EXTENTS, 0 },
 	{ PR_1_BLOCK_RANGE, RP_MAP, 0 },
 	{ PR_1_IND_BLOCK_RANGE, RP_MAP, 0 },
 	{ PR_1_SIZE, RP_SIZE, 0 },
@@ -285,6 +286,12 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_DTIME_ORPHAN:
 		in->i_dtime = in->i_links_count ? 0 :
 			      (st->ctx->now ? st->ctx->now : 1);
+		break;
+	case RP_TO_EXTENTS:
+		if (e2x_repair_map_to_extents(fs, in)) {
+			st->clear = 1;
+			return;
+		}
 		break;
 	case RP_IBODY_CLEAR:
 		e2x_repair_clear_ibody_xattrs(in, st->isize);

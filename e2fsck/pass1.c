@@ -522,6 +522,21 @@ static void check_encryption(struct p1_inode *st)
 		fsck_enc_note(st->ctx, st->ino, c, len);
 }
 
+/* Bigalloc needs extents: a block map is turned into a small extent tree
+ * before its blocks are claimed. */
+static void check_bigalloc_map(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	size_t i;
+
+	if (!st->fs->cluster_ratio_bits || (in->i_flags & EXT4_EXTENTS_FL))
+		return;
+	for (i = 0; i < EXT2_N_BLOCKS && !in->i_block[i]; i++)
+		;
+	if (i < EXT2_N_BLOCKS)
+		report(st, PR_1_BIGALLOC_BLOCKMAP, 0, 0, NULL);
+}
+
 /* Map, size and account one inode whose type is known good. */
 static void check_contents(struct p1_inode *st)
 {
@@ -541,6 +556,7 @@ static void check_contents(struct p1_inode *st)
 		fast = 1;
 		check_fast_symlink(st);
 	} else {
+		check_bigalloc_map(st);
 		p1_walk_blocks(st);
 		if (st->fix_map && !st->clear)
 			p1_fix_map(st);
@@ -908,6 +924,18 @@ void pass1(struct fsck_ctx *ctx)
 	}
 	ctx->p1_restart = 0;
 	p1_promote_symlinks(ctx);
+}
+
+/* Pass 1b moved clusters: everything pass 1 counted is counted again. */
+void pass1_rerun(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+
+	fsck_alloc_done(ctx);
+	pctx_clear(&pctx);
+	fix_problem(ctx, PR_1_RESTART, &pctx);
+	reset_round(ctx);
+	pass1(ctx);
 }
 
 static void pass1_round(struct fsck_ctx *ctx)

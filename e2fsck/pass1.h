@@ -35,6 +35,8 @@ struct p1_inode {
 	uint64_t nclusters;	/* clusters (blocks) counted for i_blocks */
 	uint64_t ndata;		/* data blocks mapped */
 	blk64_t last_data_cluster; /* bigalloc: data cluster just claimed */
+	uint64_t last_lcluster;	/* bigalloc: logical cluster just mapped */
+	blk64_t last_pcluster;	/* and the cluster it went to */
 	uint32_t ext_next;	/* extent walk: first lblk still free */
 	uint32_t inline_cap;	/* inline data: bytes it can hold */
 	uint32_t ea_inodes;	/* value inodes charged to this inode */

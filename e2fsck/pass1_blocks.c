@@ -234,6 +234,45 @@ static void map_data(struct p1_inode *st, uint64_t lblk, blk64_t pblk,
 
 /* ---- extent trees ---------------------------------------------------- */
 
+/* Bigalloc: note an inode whose blocks break the cluster rules; pass 1b
+ * moves them (nothing is reported on a quiet re-walk). */
+static void cluster_problem(struct p1_inode *st, problem_t code,
+			    struct problem_ctx *pctx)
+{
+	struct fsck_ctx *ctx = st->ctx;
+
+	if (st->quiet)
+		return;
+	if (!ctx->inode_clusters &&
+	    ext2fs_allocate_inode_bitmap(st->fs, "cluster rules",
+					 &ctx->inode_clusters))
+		return;
+	if (!ext2fs_test_inode_bitmap2(ctx->inode_clusters, st->ino)) {
+		pctx->ino = st->ino;
+		fix_problem(ctx, code, pctx);
+	}
+	ext2fs_mark_inode_bitmap2(ctx->inode_clusters, st->ino);
+}
+
+/* A logical cluster lies in one physical cluster, each block at its own
+ * offset: an extent must keep offsets and may not leave the cluster the
+ * extent before it put the same logical cluster in. */
+static void check_cluster_rules(struct p1_inode *st, uint64_t lblk,
+				blk64_t pblk, unsigned int len,
+				struct problem_ctx *pctx)
+{
+	ext2_filsys fs = st->fs;
+	blk64_t cmask = EXT2FS_CLUSTER_RATIO(fs) - 1;
+
+	if ((lblk & cmask) != (pblk & cmask))
+		cluster_problem(st, PR_1_BIGALLOC_ALIGN, pctx);
+	else if (st->last_lcluster == EXT2FS_B2C(fs, lblk) &&
+		 st->last_pcluster != EXT2FS_B2C(fs, pblk))
+		cluster_problem(st, PR_1_BIGALLOC_SPLIT, pctx);
+	st->last_lcluster = EXT2FS_B2C(fs, lblk + len - 1);
+	st->last_pcluster = EXT2FS_B2C(fs, pblk + len - 1);
+}
+
 static uint32_t first_key(struct ext3_extent_header *eh)
 {
 	if (eh->eh_depth == 0)
@@ -282,8 +321,8 @@ static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 			p1_block_problem(st, PR_1_EXTENT_BOUNDS, &pctx);
 			continue;
 		}
-		if (cmask && (lblk & cmask) != (pblk & cmask))
-			p1_block_problem(st, PR_1_BIGALLOC_ALIGN, &pctx);
+		if (cmask)
+			check_cluster_rules(st, lblk, pblk, len, &pctx);
 		if (uninit && st->is_dir)
 			p1_block_problem(st, PR_1_DIR_UNINIT_EXTENT, &pctx);
 		st->ext_next = lblk + len;
@@ -472,6 +511,8 @@ void p1_walk_blocks(struct p1_inode *st)
 	st->last_init_lblk = -1;
 	st->ext_next = 0;
 	st->last_data_cluster = ~(blk64_t)0;
+	st->last_lcluster = ~(uint64_t)0;
+	st->last_pcluster = ~(blk64_t)0;
 	st->walked = 0;
 	if (st->inode->i_flags & EXT4_EXTENTS_FL)
 		walk_extent_node(st, st->inode->i_block,

@@ -5,10 +5,14 @@
  * each such block, then name each inode that holds one and, when the
  * answer is yes, give it its own copy of the blocks it shares: every
  * claimant but the last of a block gets a copy, and a block that is also
- * file system metadata is copied for every inode.
+ * file system metadata is copied for every inode.  On bigalloc an inode
+ * claims a cluster once, and the inodes pass 1 found breaking the cluster
+ * rules get their blocks copied into place too.  Bad blocks listed over
+ * the primary superblock or descriptors come off the list.
  *
  * Hands on: block_found with the copies marked; the directory block list
- * pointing at the copies.
+ * pointing at the copies.  After cluster copies pass 1 runs again, so
+ * both (and i_blocks) are counted afresh.
  */
 #include "config.h"
 #include <stdlib.h>
@@ -16,8 +20,10 @@
 
 /* One block in the dup map and how many inode claims it still has. */
 struct dup_blk {
-	blk64_t blk;
+	blk64_t blk;		/* on bigalloc, a cluster's first block */
 	uint32_t claims;
+	ext2_ino_t counted;	/* bigalloc: the last inode counted */
+	ext2_ino_t held;	/* bigalloc: held by the inode copying */
 };
 
 struct dup_state {
@@ -27,10 +33,14 @@ struct dup_state {
 	ext2_ino_t *inos;		/* inodes holding shared blocks */
 	size_t ninos, inos_cap;
 	ext2_ino_t cur;			/* inode being cloned */
+	int marking;			/* walk_held: mark (1) or unmark */
+	int moved_clusters;		/* bigalloc copies made: pass 1 again */
 };
 
 struct dup_count {
 	struct dup_state *ds;
+	int live;		/* count only blocks some other inode still
+				 * claims (and metadata); claims unchanged */
 	uint64_t shared;	/* blocks in the dup map */
 	uint64_t meta;		/* of those, metadata blocks */
 };
@@ -38,6 +48,8 @@ struct dup_count {
 static struct dup_blk *dup_find(struct dup_state *ds, blk64_t b)
 {
 	size_t lo = 0, hi = ds->nblks;
+
+	b &= ~(blk64_t)EXT2FS_CLUSTER_MASK(ds->ctx->fs);
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -71,8 +83,8 @@ static errcode_t collect_dups(struct dup_state *ds)
 				return EXT2_ET_NO_MEMORY;
 			ds->blks = n;
 		}
-		ds->blks[ds->nblks++] = (struct dup_blk){ b, 0 };
-		b++;
+		ds->blks[ds->nblks++] = (struct dup_blk){ .blk = b };
+		b += EXT2FS_CLUSTER_RATIO(fs);	/* next cluster */
 	}
 	return 0;
 }
@@ -87,14 +99,24 @@ static void count_dups(struct p1_inode *st, blk64_t pblk, blk64_t n,
 
 	(void)kind;
 	for (b = pblk; b < pblk + n; b++) {
+		int is_meta;
+
 		if (!ext2fs_test_block_bitmap2(ctx->block_dup, b))
 			continue;
-		dc->shared++;
-		if (ext2fs_test_block_bitmap2(ctx->block_meta, b))
-			dc->meta++;
+		is_meta = ext2fs_test_block_bitmap2(ctx->block_meta, b);
 		d = dup_find(dc->ds, b);
-		if (d)
+		if (dc->live && !is_meta && (!d || d->claims <= 1))
+			continue;
+		dc->shared++;
+		dc->meta += is_meta;
+		if (dc->live)
+			continue;
+		/* bigalloc: an inode claims a cluster once */
+		if (d && (!ctx->fs->cluster_ratio_bits ||
+			  d->counted != st->ino)) {
 			d->claims++;
+			d->counted = st->ino;
+		}
 	}
 }
 
@@ -117,11 +139,11 @@ static void note_ino(struct dup_state *ds, ext2_ino_t ino)
 /* Walk INO's blocks counting shared ones; 0 when it holds none. */
 static uint64_t rewalk(struct dup_state *ds, ext2_ino_t ino,
 		       struct ext2_inode_large *in, unsigned int isize,
-		       uint64_t *meta)
+		       int live, uint64_t *meta)
 {
 	struct fsck_ctx *ctx = ds->ctx;
 	ext2_filsys fs = ctx->fs;
-	struct dup_count dc = { .ds = ds };
+	struct dup_count dc = { .ds = ds, .live = live };
 	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino, .inode = in,
 			       .isize = isize, .quiet = 1,
 			       .visit = count_dups, .priv = &dc };
@@ -155,8 +177,70 @@ static int want_copy(void *priv, blk64_t blk)
 		return 1;
 	if (d->claims <= 1)
 		return 0;
-	d->claims--;
+	/* bigalloc: claims drop once the copy is made (note_left) */
+	if (!ds->ctx->fs->cluster_ratio_bits)
+		d->claims--;
 	return 1;
+}
+
+/* Bigalloc: mark the shared clusters the inode maps (HELD), or unmark
+ * those it still maps after its copies. */
+static void mark_held(struct p1_inode *st, blk64_t pblk, blk64_t n,
+		      enum blk_kind kind)
+{
+	struct dup_state *ds = st->priv;
+	struct dup_blk *d;
+	blk64_t b;
+
+	(void)kind;
+	for (b = pblk; b < pblk + n; b++) {
+		d = dup_find(ds, b);
+		if (d)
+			d->held = ds->marking ? st->ino : 0;
+	}
+}
+
+/* Read INO into IN (a buffer of e2x_inode_buf_size) and show VISIT the
+ * blocks it maps; nonzero when it cannot be read. */
+static int walk_inode(struct dup_state *ds, ext2_ino_t ino,
+		      struct ext2_inode_large *in, blk_visit_fn visit)
+{
+	struct fsck_ctx *ctx = ds->ctx;
+	ext2_filsys fs = ctx->fs;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino, .inode = in,
+			       .isize = isize, .quiet = 1,
+			       .visit = visit, .priv = ds };
+
+	if (ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in, isize))
+		return -1;
+	if (!(in->i_flags & EXT4_INLINE_DATA_FL))
+		p1_walk_blocks(&st);
+	return 0;
+}
+
+static void walk_held(struct dup_state *ds, ext2_ino_t ino, int marking)
+{
+	struct ext2_inode_large *in = NULL;
+
+	if (ext2fs_get_memzero(e2x_inode_buf_size(ds->ctx->fs), &in))
+		return;
+	ds->marking = marking;
+	walk_inode(ds, ino, in, mark_held);
+	ext2fs_free_mem(&in);
+}
+
+/* Bigalloc: the shared clusters INO no longer maps lose its claim. */
+static void note_left(struct dup_state *ds, ext2_ino_t ino)
+{
+	size_t i;
+
+	walk_held(ds, ino, 0);
+	for (i = 0; i < ds->nblks; i++)
+		if (ds->blks[i].held == ino && ds->blks[i].claims) {
+			ds->blks[i].claims--;
+			ds->blks[i].held = 0;
+		}
 }
 
 static void copied(void *priv, blk64_t old, blk64_t new, e2_blkcnt_t lblk)
@@ -195,19 +279,11 @@ static void clear_claimant(struct dup_state *ds, ext2_ino_t ino)
 {
 	struct fsck_ctx *ctx = ds->ctx;
 	ext2_filsys fs = ctx->fs;
-	unsigned int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in = NULL;
-	struct p1_inode st = { .ctx = ctx, .fs = fs, .ino = ino,
-			       .isize = isize, .quiet = 1,
-			       .visit = release_blocks, .priv = ds };
 
-	if (ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
-			       &in))
+	if (ext2fs_get_memzero(e2x_inode_buf_size(fs), &in))
 		return;
-	if (!e2x_read_inode(fs, ino, in)) {
-		st.inode = in;
-		if (!(in->i_flags & EXT4_INLINE_DATA_FL))
-			p1_walk_blocks(&st);
+	if (!walk_inode(ds, ino, in, release_blocks)) {
 		e2x_repair_clear_inode(in, ctx->now);
 		p1_report_write(ctx, ino, e2x_write_inode(fs, ino, in));
 		ext2fs_unmark_inode_bitmap2(ctx->inode_used, ino);
@@ -230,8 +306,14 @@ static void clone_inode(struct dup_state *ds, ext2_ino_t ino)
 	ds->cur = ino;
 	/* copies come from blocks free both in pass 1's map and on disk */
 	err = fsck_alloc_prepare(ctx) ? EXT2_ET_BLOCK_ALLOC_FAIL : 0;
+	if (!err && ctx->fs->cluster_ratio_bits)
+		walk_held(ds, ino, 1);
 	if (!err)
 		err = e2x_repair_clone_blocks(ctx->fs, ino, &ops, &n);
+	if (ctx->fs->cluster_ratio_bits && n) {
+		note_left(ds, ino);
+		ds->moved_clusters = 1;
+	}
 	if (!err)
 		return;
 	pctx_clear(&pctx);
@@ -244,30 +326,28 @@ static void clone_inode(struct dup_state *ds, ext2_ino_t ino)
 		fix_problem(ctx, PR_1B_CLONE_UNSUPPORTED, &pctx);
 }
 
+static int breaks_cluster_rules(struct fsck_ctx *ctx, ext2_ino_t ino)
+{
+	return ctx->inode_clusters &&
+	       ext2fs_test_inode_bitmap2(ctx->inode_clusters, ino);
+}
+
 static void report_and_clone(struct dup_state *ds, ext2_ino_t ino,
 			     struct ext2_inode_large *in, unsigned int isize)
 {
 	struct problem_ctx pctx;
 	uint64_t shared, meta;
-	struct dup_blk *save;
-	size_t i;
 
-	/* count this inode's shared blocks again (claims are not added) */
-	save = ds->blks;
-	ds->blks = NULL;
-	i = ds->nblks;
-	ds->nblks = 0;
-	shared = rewalk(ds, ino, in, isize, &meta);
-	ds->blks = save;
-	ds->nblks = i;
-	if (!shared)
-		return;
+	/* the blocks it still shares: earlier copies may have left them */
+	shared = rewalk(ds, ino, in, isize, 1, &meta);
 	pctx_clear(&pctx);
 	pctx.ino = ino;
 	pctx.num = shared;
 	pctx.num2 = meta;
-	if (fix_problem(ds->ctx, meta ? PR_1B_DUP_META : PR_1B_DUP_BLOCKS,
-			&pctx))
+	if (shared ? fix_problem(ds->ctx, meta ? PR_1B_DUP_META :
+						 PR_1B_DUP_BLOCKS, &pctx) :
+		     breaks_cluster_rules(ds->ctx, ino) &&
+			     fix_problem(ds->ctx, PR_1B_CLUSTER_RULES, &pctx))
 		clone_inode(ds, ino);
 }
 
@@ -348,7 +428,7 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 
 	ds->blks = NULL;
 	ds->nblks = 0;
-	rewalk(ds, EXT2_BAD_INO, in, isize, &meta);
+	rewalk(ds, EXT2_BAD_INO, in, isize, 0, &meta);
 	ds->blks = save;
 	ds->nblks = n;
 	if (!meta)
@@ -396,7 +476,7 @@ void pass1b(struct fsck_ctx *ctx)
 	ext2_ino_t ino;
 	size_t i;
 
-	if (!ctx->has_dups || ctx->abort)
+	if ((!ctx->has_dups && !ctx->inode_clusters) || ctx->abort)
 		return;
 	if (ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize, &in))
 		return;
@@ -404,7 +484,8 @@ void pass1b(struct fsck_ctx *ctx)
 		goto out;
 	for (ino = 1; ino <= fs->super->s_inodes_count; ino++)
 		if (read_claimant(ctx, ino, in, isize) &&
-		    rewalk(&ds, ino, in, isize, &meta))
+		    (rewalk(&ds, ino, in, isize, 0, &meta) ||
+		     breaks_cluster_rules(ctx, ino)))
 			note_ino(&ds, ino);
 	/* the bad-blocks inode keeps its blocks; the files sharing them copy */
 	for (i = 0; i < ds.ninos && !ctx->abort; i++) {
@@ -419,4 +500,8 @@ out:
 	free(ds.blks);
 	free(ds.inos);
 	ext2fs_free_mem(&in);
+	/* cluster copies change what inodes count and which clusters are
+	 * in use: pass 1 counts again */
+	if (ds.moved_clusters && !ctx->abort)
+		pass1_rerun(ctx);
 }

@@ -191,9 +191,9 @@ PROBLEM(PR_1_EXTENT_END, 0x01001b, PROMPT_CLEAR, 0,
 	"file offset")
 PROBLEM(PR_1_EXTENT_DEPTH, 0x01001c, PROMPT_CLEAR_INODE, 0,
 	"Inode {ino}'s extent tree is {num} levels deep")
-PROBLEM(PR_1_BIGALLOC_ALIGN, 0x01001d, PROMPT_CLEAR, 0,
+PROBLEM(PR_1_BIGALLOC_ALIGN, 0x01001d, PROMPT_NONE, PR_INFO,
 	"Inode {ino} maps logical block {num} to block {blk}, at a different "
-	"offset within its cluster")
+	"offset within its cluster; pass 1b moves it into place")
 PROBLEM(PR_1_BLOCK_RANGE, 0x01001e, PROMPT_CLEAR, 0,
 	"Inode {ino} maps logical block {num} to block {blk}, outside the file "
 	"system's data area")
@@ -291,6 +291,13 @@ PROBLEM(PR_1_EA_INODE_HASH, 0x010045, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EA_INODE_FLAG, 0x010046, PROMPT_FIX, 0,
 	"Value inode {ino2}, named by an attribute of inode {ino}, lacks the "
 	"EA_INODE flag")
+PROBLEM(PR_1_BIGALLOC_SPLIT, 0x010047, PROMPT_NONE, PR_INFO,
+	"Inode {ino} maps logical block {num} to block {blk}, outside the "
+	"cluster that holds the rest of its logical cluster; pass 1b moves it "
+	"into place")
+PROBLEM(PR_1_BIGALLOC_BLOCKMAP, 0x010048, PROMPT_FIX, 0,
+	"Inode {ino} has a block map, which a bigalloc file system cannot use; "
+	"it should map its blocks with extents")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,
@@ -464,3 +471,7 @@ PROBLEM(PR_1B_BAD_FIXED_META, 0x110007, PROMPT_CLEAR, 0,
 	"The bad-blocks list names {num2} block(s) of the primary superblock or "
 	"group descriptors, which cannot move: take them off the list (a block "
 	"that is really bad leaves the file system unusable)")
+PROBLEM(PR_1B_CLUSTER_RULES, 0x110008, PROMPT_FIX, 0,
+	"Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
+	"one cluster of its own, every block at its own offset); its blocks can "
+	"be copied into place")

@@ -65,6 +65,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	ext2fs_free_block_bitmap(ctx->block_found);
 	ext2fs_free_block_bitmap(ctx->block_meta);
 	ext2fs_free_block_bitmap(ctx->block_dup);
+	ext2fs_free_inode_bitmap(ctx->inode_clusters);
+	ctx->inode_clusters = NULL;
 	ext2fs_free_block_bitmap(ctx->ea_seen);
 	if (ctx->link_count)
 		ext2fs_free_icount(ctx->link_count);

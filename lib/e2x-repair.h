@@ -38,6 +38,13 @@ void e2x_repair_clear_ibody_xattrs(struct ext2_inode_large *in,
 errcode_t e2x_repair_ind_map(ext2_filsys fs, struct ext2_inode_large *in,
 			     uint64_t max_lblk, uint64_t *dropped);
 
+/* Give IN (a block-mapped inode, in memory) an extent tree in i_block
+ * mapping the same data blocks; its indirect blocks are forgotten (the
+ * caller's bitmaps decide).  E2X_ERR_NO_SPACE when the data lies in more
+ * runs than the inode holds; IN is then unchanged. */
+errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
+				    struct ext2_inode_large *in);
+
 /* repair_extent.c */
 #define E2X_REPAIR_EXT_DIR	0x1	/* a directory: no unwritten extents */
 #define E2X_REPAIR_EXT_DIR_LIMIT 0x2	/* drop extents past 4 GiB (a directory
@@ -83,7 +90,12 @@ struct e2x_clone_ops {
  * the allocator of FS: e2fsck installs one over what it found in use) and
  * map the copy in its place; extent nodes stay.  Reads and writes the
  * inode itself, bumping i_version once.  *CLONED counts the copies.
- * E2X_ERR_UNSUPPORTED on bigalloc.
+ * Bigalloc: the cluster rules are put right as well.  The first block of
+ * each logical cluster decides its home: the cluster that block lies in,
+ * when the inode maps nothing there but blocks of this logical cluster at
+ * their own offsets and want() (asked once per logical cluster, with that
+ * block) does not pick it; else a new cluster.  Every block of the
+ * logical cluster not at its offset in the home is copied there.
  */
 errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 				  const struct e2x_clone_ops *ops,

@@ -107,7 +107,7 @@ inline_fifo_data() {	# a fifo whose i_block holds inline bytes
 bigalloc_shift() {	# first extent of /big: physical start + 1
 	s=$("$debugfs" -R "stat /big" "$img" 2>/dev/null |
 		sed -n 's/.*(0-[0-9]*):\([0-9]*\)-.*/\1/p' | head -1)
-	[ -n "$s" ] && dbg "sif /big block[5] $((s + 1))"
+	[ -n "$s" ] && dbg "sif /big block[5] $((s + 1))" && keep_file /big
 }
 iblocks_off() { dbg "sif /big blocks 8"; }
 symlink_empty() {	# size 0 and no target bytes
@@ -191,6 +191,82 @@ bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
 		sed -n 's/^ *Inode bitmap at \([0-9]*\).*/\1/p' | head -1)
 	bs=$(bsize)
 	dbg "sif <1> block[0] $b" && dbg "sif <1> size $bs" &&
+	dbg "sif <1> blocks $((bs / 512))"
+}
+# keep_file PATH: -fy must leave PATH's contents as they are now
+keep_file() {
+	printf '%s %s\n' "$1" "$("$debugfs" -R "cat $1" "$img" 2>/dev/null |
+		sha256sum | cut -c1-64)" >>"$work/keep"
+}
+# new_big FILE: /big replaced by FILE's contents; sets s (its first block),
+# bs and r (blocks a cluster: these cases use -C 16384)
+new_big() {
+	bs=$(bsize)
+	r=$((16384 / bs))
+	dbg "rm /big" && dbg "write $1 /big" || return 1
+	s=$(blk_of /big 0)
+}
+# free_cluster FROM: the first block of a free cluster at or after FROM
+free_cluster() {
+	fc=$("$debugfs" -R "ffb 1 $1" "$img" 2>/dev/null |
+		sed -n 's/.*found: *\([0-9]*\).*/\1/p')
+	[ -n "$fc" ] && echo $(( (fc / r) * r ))
+}
+# A file's extent root rewritten (raw i_block words): its first logical
+# cluster is split, blocks 2-3 mapped one cluster further (same offsets);
+# what blocks 0-3 held must come back in place.
+bigalloc_split() {
+	bs=$(bsize)
+	for c in a b c d; do head -c "$bs" /dev/zero | tr '\0' $c; done \
+		>"$work/four"
+	new_big "$work/four" || return 1
+	# a free cluster past it takes blocks 2-3 (offsets 2 and 3)
+	t=$(free_cluster $((s + r))) || return 1
+	keep_file /big
+	dbg "sif /big block[0] $((0xF30A | (2 << 16)))" &&
+	dbg "sif /big block[3] 0" && dbg "sif /big block[4] 2" &&
+	dbg "sif /big block[5] $s" &&
+	dbg "sif /big block[6] 2" && dbg "sif /big block[7] 2" &&
+	dbg "sif /big block[8] $((t + 2))" &&
+	dd if="$img" of="$img" bs="$bs" skip=$((s + 2)) seek=$((t + 2)) \
+		count=2 conv=notrunc 2>/dev/null
+}
+# Logical cluster 0 split (block 1 one cluster on), and block r+1 of
+# logical cluster 1 mapped into cluster 0's first cluster: moving block 1
+# back there must not overwrite what block r+1 holds.
+bigalloc_crossed() {
+	bs=$(bsize)
+	r=$((16384 / bs))
+	for c in $(seq 1 $((r + 2))); do
+		head -c "$bs" /dev/zero | tr '\0' "\\$(printf %03o $((64 + c)))"
+	done >"$work/blocks"
+	new_big "$work/blocks" || return 1
+	t=$(free_cluster $((s + 2 * r))) || return 1
+	dd if="$img" of="$img" bs="$bs" skip=$((s + 1)) seek=$((t + 1)) \
+		count=1 conv=notrunc 2>/dev/null &&
+	dd if="$img" of="$img" bs="$bs" skip=$((s + r + 1)) seek=$((s + 1)) \
+		count=1 conv=notrunc 2>/dev/null &&
+	dbg "sif /big block[0] $((0xF30A | (3 << 16)))" &&
+	dbg "sif /big block[3] 0" && dbg "sif /big block[4] 1" &&
+	dbg "sif /big block[5] $s" &&
+	dbg "sif /big block[6] 1" && dbg "sif /big block[7] 1" &&
+	dbg "sif /big block[8] $((t + 1))" &&
+	dbg "sif /big block[9] $((r + 1))" && dbg "sif /big block[10] 1" &&
+	dbg "sif /big block[11] $((s + 1))" && keep_file /big
+}
+bigalloc_dup() { keep_file /big && dup_block; }
+bigalloc_blockmap() {	# /small mapped by a block map (no extent flag)
+	b=$(blk_of /small 0)
+	keep_file /small
+	dbg "sif /small flags 0" && dbg "sif /small block[0] $b" &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+		dbg "sif /small block[$i] 0" || return 1
+	done
+}
+bad_primary_gd() {	# the bad-blocks list names the first descriptor block
+	bs=$(bsize)
+	gd=1; [ "$bs" = 1024 ] && gd=2
+	dbg "sif <1> block[0] $gd" && dbg "sif <1> size $bs" &&
 	dbg "sif <1> blocks $((bs / 512))"
 }
 meta_bg_on() { dbg "feature meta_bg" && dbg "ssv first_meta_bg 1"; }
@@ -339,6 +415,17 @@ inline_dir_parent() {	# /sub inline: '..' beyond the inode count
 	patch_int "$img" $(( $(inode_off /sub) + 40 )) I 0x7fffffff
 }
 
+# Every file keep_file noted still holds what it held ($lost: those not).
+kept_files() {
+	lost=
+	[ -f "$work/keep" ] || return 0
+	while read -r path sum; do
+		[ "$("$debugfs" -R "cat $path" "$img" 2>/dev/null |
+			sha256sum | cut -c1-64)" = "$sum" ] || lost="$lost $path"
+	done <"$work/keep"
+	[ -z "$lost" ]
+}
+
 pass=0 fail=0
 while IFS='	' read -r name opts damage codes refsees fixes size; do
 	case $name in ''|'#'*) continue ;; esac
@@ -362,6 +449,7 @@ while IFS='	' read -r name opts damage codes refsees fixes size; do
 	"$ours" -fn "$img" >"$work/out0" 2>&1 || {
 		echo "FAIL $name: ours complains about the undamaged image"
 		sed 's/^/    /' "$work/out0" | head; fail=$((fail + 1)); continue; }
+	rm -f "$work/keep"
 	if ! $damage; then
 		echo "FAIL $name: could not apply damage $damage"
 		fail=$((fail + 1)); continue
@@ -390,6 +478,10 @@ while IFS='	' read -r name opts damage codes refsees fixes size; do
 			! "$ref" -fn "$img" >/dev/null 2>&1; then
 			echo "FAIL $name: -fy exit $rc did not leave it clean"
 			grep -v '^Pass \|^Superblock and' "$work/fy" | head -6 | sed 's/^/    /'
+			fail=$((fail + 1)); continue
+		fi
+		if ! kept_files; then
+			echo "FAIL $name: -fy lost the contents of$lost"
 			fail=$((fail + 1)); continue
 		fi
 		echo "ok $name ($codes, repaired)"

@@ -482,6 +482,47 @@ START_TEST(quota_write_finds_every_id)
 }
 END_TEST
 
+/* A block map becomes an in-inode extent tree: runs merged, pointers
+ * outside the file system left out; five runs do not fit (refused, the
+ * inode unchanged). */
+START_TEST(map_to_extents_runs)
+{
+	static const uint32_t three[] = { 100, 101, 102, 0, 200, 300, 301,
+					  0x7ffffff0 };
+	static const uint32_t five[] = { 100, 0, 200, 0, 300, 0, 400, 0, 500 };
+	struct ext2_inode_large in, save;
+	struct ext3_extent_header *eh = (void *)in.i_block;
+	struct ext3_extent *ex = (void *)(eh + 1);
+
+	open_fs("-b 1024", "8M");
+	memset(&in, 0, sizeof(in));
+	memcpy(in.i_block, three, sizeof(three));
+	ck_assert_int_eq(e2x_repair_map_to_extents(fx.fs, &in), 0);
+	ck_assert(in.i_flags & EXT4_EXTENTS_FL);
+	ck_assert_uint_eq(eh->eh_magic, EXT3_EXT_MAGIC);
+	ck_assert_uint_eq(eh->eh_entries, 3);
+	ck_assert_uint_eq(eh->eh_max, 4);
+	ck_assert_uint_eq(eh->eh_depth, 0);
+	ck_assert_uint_eq(ex[0].ee_block, 0);
+	ck_assert_uint_eq(ex[0].ee_len, 3);
+	ck_assert_uint_eq(ex[0].ee_start, 100);
+	ck_assert_uint_eq(ex[1].ee_block, 4);
+	ck_assert_uint_eq(ex[1].ee_len, 1);
+	ck_assert_uint_eq(ex[1].ee_start, 200);
+	ck_assert_uint_eq(ex[2].ee_block, 5);
+	ck_assert_uint_eq(ex[2].ee_len, 2);
+	ck_assert_uint_eq(ex[2].ee_start, 300);
+
+	memset(&in, 0, sizeof(in));
+	memcpy(in.i_block, five, sizeof(five));
+	save = in;
+	ck_assert_int_eq(e2x_repair_map_to_extents(fx.fs, &in),
+			 E2X_ERR_NO_SPACE);
+	ck_assert_int_eq(memcmp(&save, &in, sizeof(in)), 0);
+	close_clean();
+}
+END_TEST
+
 /* A value inode's flag and count: one write each, and the count (kept
  * where i_version would be) is what was asked, not bumped past it. */
 START_TEST(ea_inode_flag_and_refs)
@@ -529,6 +570,7 @@ static Suite *suite_repair(void)
 	tcase_add_loop_test(tc, reconnect_dir, 0, 2);
 	tcase_add_loop_test(tc, set_dotdot_inline_and_block, 0, 2);
 	tcase_add_test(tc, quota_write_finds_every_id);
+	tcase_add_test(tc, map_to_extents_runs);
 	tcase_add_test(tc, ea_inode_flag_and_refs);
 	suite_add_tcase(s, tc);
 	return s;
