@@ -7,7 +7,8 @@
 
 TESTS += tests/fsck/false-alarm.sh tests/fsck/corpus.sh tests/fsck/damage.sh \
 	tests/fsck/crash.sh tests/fsck/progress.sh tests/fsck/paths.sh \
-	tests/fsck/options.sh tests/fsck/safety.sh
+	tests/fsck/interactive.sh \
+	tests/fsck/options.sh tests/fsck/safety.sh tests/fsck/interactive.sh
 EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/damage.sh tests/fsck/options.sh tests/fsck/workload.py \
 	tests/fsck/feature-sets.tsv tests/fsck/corpus-missed.txt \
@@ -17,4 +18,5 @@ EXTRA_DIST += tests/fsck/false-alarm.sh tests/fsck/corpus.sh \
 	tests/fsck/safety-lib.sh tests/fsck/safety-sweep \
 	tests/fsck/damage_gen.py tests/fsck/safety-cases.tsv \
 	tests/fsck/safety-images.tsv \
-	tests/fsck/crash.sh tests/fsck/progress.sh tests/fsck/paths.sh
+	tests/fsck/crash.sh tests/fsck/progress.sh tests/fsck/paths.sh \
+	tests/fsck/interactive.sh
