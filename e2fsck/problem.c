@@ -23,7 +23,7 @@ static const struct problem_row rows[] = {
   "checking with the backup at block {blk}" },
 { PR_0_SB_CSUM, PROMPT_FIX, P,
   "The superblock checksum does not match its contents" },
-{ PR_0_FS_SIZE_DEVICE, PROMPT_ABORT, 0,
+{ PR_0_FS_SIZE_DEVICE, PROMPT_ABORT, PR_NO_OK,
   "The superblock says the file system has {num} blocks but the device "
   "holds only {num2}" },
 { PR_0_INODES_COUNT, PROMPT_FIX, NR,
