@@ -393,6 +393,36 @@ errcode_t itree_gather_all(struct itree_ctx *c, blk64_t **blks, size_t *n,
 	return 0;
 }
 
+/* A tree too damaged to walk: free what still reads as its nodes (what
+ * fsck's pass 1 charged to the directory), then remove the root record. */
+static errcode_t drop_damaged(ext2_filsys fs, ext2_ino_t dir,
+			      struct ext2_inode_large *dir_inode)
+{
+	blk64_t *cl = NULL;
+	size_t n = 0, i;
+	blk_t freed = 0;
+	errcode_t err;
+
+	if (fs->block_map)	/* without bitmaps the nodes stay: fsck's */
+		err = e2x_itree_claimed(fs, dir, dir_inode, &cl, &n);
+	else
+		err = 0;
+	for (i = 0; !err && i < n; i++) {
+		if (!ext2fs_test_block_bitmap2(fs->block_map, cl[i]))
+			continue;
+		ext2fs_block_alloc_stats2(fs, cl[i], -1);
+		freed++;
+	}
+	free(cl);
+	if (!err && freed)
+		err = ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)dir_inode,
+					     freed);
+	if (err)
+		return err;
+	return e2x_xattr_ibody_remove(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
+				      E2X_ITREE_XATTR_NAME);
+}
+
 errcode_t e2x_itree_drop(ext2_filsys fs, ext2_ino_t dir,
 			 struct ext2_inode_large *dir_inode, int flags)
 {
@@ -406,21 +436,18 @@ errcode_t e2x_itree_drop(ext2_filsys fs, ext2_ino_t dir,
 	if (err == E2X_ERR_NOT_FOUND)
 		return 0;
 	if (err == E2X_ERR_ITREE_CORRUPT && (flags & E2X_ITREE_FORCE))
-		goto remove;
+		return drop_damaged(fs, dir, dir_inode);
 	if (err)
 		return err;
 	err = itree_gather_all(&c, &blks, &n, &nnodes);
-	if (err && !(flags & E2X_ITREE_FORCE))
-		goto out;
 	if (!err)
 		err = itree_release_all(&c, blks, n);
-	if (err && !(flags & E2X_ITREE_FORCE))
-		goto out;
-remove:
-	err = e2x_xattr_ibody_remove(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
-				     E2X_ITREE_XATTR_NAME);
-out:
-	free(blks);
 	itree_ctx_free(&c);
-	return err;
+	free(blks);
+	if (err && (flags & E2X_ITREE_FORCE))
+		return drop_damaged(fs, dir, dir_inode);
+	if (err)
+		return err;
+	return e2x_xattr_ibody_remove(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
+				      E2X_ITREE_XATTR_NAME);
 }
