@@ -105,11 +105,15 @@ check_repair() {
 	refn=$?
 	contents "$dimg" "$work/after"
 	# one run suffices: a second -fy changes nothing (issue 11)
+	# (after a first run that left errors it could not repair, exit 4
+	# again with no byte changed is no change either)
 	again=0
 	if [ "$rc" -lt 8 ]; then
 		cp "$dimg" "$work/again.img"
 		"$ours" -fy "$work/again.img" >"$work/again.log" 2>&1
 		again=$?
+		[ "$rc" = 4 ] && [ "$again" = 4 ] &&
+			cmp -s "$dimg" "$work/again.img" && again=0
 		rm -f "$work/again.img"
 	fi
 	why=
