@@ -93,7 +93,6 @@ void itree_collect_free(struct collect *cl)
 
 /* A level being filled left to right; the last node is held back so it
  * can be evened with its left neighbour at the end. */
-static errcode_t blist_add(struct blist *b, blk64_t blk);
 
 struct level_fill {
 	struct blist *taken;	/* every block allocated, for cleanup */
@@ -169,7 +168,7 @@ static errcode_t fill_add(struct itree_ctx *c, struct level_fill *f,
 	}
 	err = itree_alloc_node(c, &f->curblk);
 	if (!err)
-		err = blist_add(f->taken, f->curblk);
+		err = itree_blist_add(f->taken, f->curblk);
 	if (err)
 		return err;
 	itree_node_init(c, f->cur, f->level);
@@ -247,7 +246,7 @@ static errcode_t bulk_load(struct itree_ctx *c, struct collect *cl)
 		/* an empty directory still gets its root leaf */
 		err = itree_alloc_node(c, &f.curblk);
 		if (!err)
-			err = blist_add(&taken, f.curblk);
+			err = itree_blist_add(&taken, f.curblk);
 		if (!err)
 			itree_node_init(c, f.cur, 0);
 	}
@@ -321,7 +320,7 @@ out_cl:
 }
 
 
-static errcode_t blist_add(struct blist *b, blk64_t blk)
+errcode_t itree_blist_add(struct blist *b, blk64_t blk)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 64;
@@ -345,7 +344,7 @@ static errcode_t gather(struct itree_ctx *c, blk64_t blk, unsigned int level,
 
 	err = itree_read_node(c, blk, buf, level);
 	if (!err)
-		err = blist_add(b, blk);
+		err = itree_blist_add(b, blk);
 	if (err || !level)
 		return err;
 	n = ext2fs_le16_to_cpu(itree_hdr(buf)->in_count);
@@ -381,7 +380,7 @@ errcode_t itree_gather_all(struct itree_ctx *c, blk64_t **blks, size_t *n,
 			     ext2fs_le32_to_cpu(h->in_owner) != c->dir))
 			err = E2X_ERR_ITREE_CORRUPT;
 		if (!err)
-			err = blist_add(&b, next);
+			err = itree_blist_add(&b, next);
 		next = ext2fs_le64_to_cpu(h->in_next_free);
 	}
 	if (err) {

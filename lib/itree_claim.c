@@ -9,15 +9,15 @@
  */
 #include "config.h"
 #include <stdlib.h>
-#include "e2x.h"
+#include "itree-int.h"
 
 #define CLAIM_MAX_BLOCKS (1U << 22)
 
 struct claim {
 	ext2_filsys fs;
 	ext2_ino_t dir;
-	blk64_t *v;
-	size_t n, cap, max;
+	struct blist got;
+	size_t max;
 	char *buf;
 };
 
@@ -25,21 +25,6 @@ static int in_fs(ext2_filsys fs, blk64_t b)
 {
 	return b >= fs->super->s_first_data_block &&
 	       b < ext2fs_blocks_count(fs->super);
-}
-
-static errcode_t claim_add(struct claim *c, blk64_t b)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		blk64_t *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return EXT2_ET_NO_MEMORY;
-		c->v = v;
-		c->cap = cap;
-	}
-	c->v[c->n++] = b;
-	return 0;
 }
 
 /* Block B read into c->buf when it is one of the directory's blocks with
@@ -58,47 +43,35 @@ static int owned_node(struct claim *c, blk64_t b, uint32_t magic)
  * and so is what it points to. */
 static errcode_t claim_nodes(struct claim *c, blk64_t root)
 {
-	blk64_t *queue = NULL;
-	size_t qn = 0, qcap = 0, i;
+	struct blist kids = { NULL, 0, 0 };
+	size_t i, k;
 	errcode_t err = 0;
 
-	c->v = NULL;
 	if (!owned_node(c, root, E2X_ITREE_NODE_MAGIC))
 		return 0;
-	err = claim_add(c, root);
-	for (i = 0; !err && i < c->n && c->n < c->max; i++) {
+	err = itree_blist_add(&c->got, root);
+	for (i = 0; !err && i < c->got.n && c->got.n < c->max; i++) {
 		const struct e2x_itree_node *h = (const void *)c->buf;
 		const struct e2x_itree_index_entry *ie;
-		unsigned int k, count;
+		unsigned int count;
 
-		if (!owned_node(c, c->v[i], E2X_ITREE_NODE_MAGIC) ||
+		if (!owned_node(c, c->got.v[i], E2X_ITREE_NODE_MAGIC) ||
 		    !h->in_level)
 			continue;
 		ie = (const void *)(c->buf + E2X_ITREE_HDR_SIZE);
 		count = ext2fs_le16_to_cpu(h->in_count);
-		qn = 0;
-		for (k = 0; k < count && E2X_ITREE_HDR_SIZE +
+		kids.n = 0;
+		for (k = 0; !err && k < count && E2X_ITREE_HDR_SIZE +
 				(k + 1) * E2X_ITREE_INDEX_LEN <= c->fs->blocksize;
-		     k++) {
-			if (qn == qcap) {
-				size_t cap = qcap ? qcap * 2 : 64;
-				blk64_t *v = realloc(queue, cap * sizeof(*v));
-
-				if (!v) {
-					err = EXT2_ET_NO_MEMORY;
-					break;
-				}
-				queue = v;
-				qcap = cap;
-			}
-			queue[qn++] = ext2fs_le64_to_cpu(ie[k].ie_child);
-		}
+		     k++)
+			err = itree_blist_add(&kids,
+					ext2fs_le64_to_cpu(ie[k].ie_child));
 		/* children read after this node's entries are copied out */
-		for (k = 0; !err && k < qn && c->n < c->max; k++)
-			if (owned_node(c, queue[k], E2X_ITREE_NODE_MAGIC))
-				err = claim_add(c, queue[k]);
+		for (k = 0; !err && k < kids.n && c->got.n < c->max; k++)
+			if (owned_node(c, kids.v[k], E2X_ITREE_NODE_MAGIC))
+				err = itree_blist_add(&c->got, kids.v[k]);
 	}
-	free(queue);
+	free(kids.v);
 	return err;
 }
 
@@ -110,7 +83,7 @@ static errcode_t claim_free_chain(struct claim *c, blk64_t b)
 
 	while (!err && b && guard++ < c->max &&
 	       owned_node(c, b, E2X_ITREE_FREE_MAGIC)) {
-		err = claim_add(c, b);
+		err = itree_blist_add(&c->got, b);
 		b = ext2fs_le64_to_cpu(h->in_next_free);
 	}
 	return err;
@@ -130,13 +103,15 @@ static void claim_settle(struct claim *c)
 	blk64_t mask = EXT2FS_CLUSTER_MASK(c->fs);
 	size_t i, out = 0;
 
-	for (i = 0; i < c->n; i++)
-		c->v[i] &= ~mask;
-	qsort(c->v, c->n, sizeof(*c->v), cmp_blk);
-	for (i = 0; i < c->n; i++)
-		if (!out || c->v[out - 1] != c->v[i])
-			c->v[out++] = c->v[i];
-	c->n = out;
+	blk64_t *v = c->got.v;
+
+	for (i = 0; i < c->got.n; i++)
+		v[i] &= ~mask;
+	qsort(v, c->got.n, sizeof(*v), cmp_blk);
+	for (i = 0; i < c->got.n; i++)
+		if (!out || v[out - 1] != v[i])
+			v[out++] = v[i];
+	c->got.n = out;
 }
 
 errcode_t e2x_itree_claimed(ext2_filsys fs, ext2_ino_t dir,
@@ -162,11 +137,11 @@ errcode_t e2x_itree_claimed(ext2_filsys fs, ext2_ino_t dir,
 		err = claim_free_chain(&c, root.ir_free);
 	ext2fs_free_mem(&c.buf);
 	if (err) {
-		free(c.v);
+		free(c.got.v);
 		return err;
 	}
 	claim_settle(&c);
-	*clusters = c.v;
-	*n = c.n;
+	*clusters = c.got.v;
+	*n = c.got.n;
 	return 0;
 }

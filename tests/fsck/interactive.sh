@@ -28,16 +28,7 @@ trap cleanup EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 screen() { tmux -L "$sock" capture-pane -p -S -200 -t t 2>/dev/null; }
-# wait_for REGEX: poll the screen for up to 10 s
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$top_srcdir/tests/tty.sh"
 keys() { tmux -L "$sock" send-keys -t t "$@"; }
 # session IMG: start e2fsck -f on IMG in a fresh terminal (a server of
 # its own: a new one on a socket just killed may fail to start)
