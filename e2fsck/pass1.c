@@ -412,7 +412,11 @@ static void check_sizes(struct p1_inode *st)
 				       fs->blocksize, NULL);
 		else if (!(in->i_flags & EXT4_EXTENTS_FL) &&
 			 size > max_mapped_size(fs))
-			report(st, PR_1_SIZE, size, max_mapped_size(fs), NULL);
+			/* past any block map: the end of the last block it
+			 * maps, as the reference has it */
+			report(st, PR_1_SIZE, size,
+			       (uint64_t)(st->last_lblk + 1) * fs->blocksize,
+			       NULL);
 	}
 }
 

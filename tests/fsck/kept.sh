@@ -29,10 +29,12 @@ files() {
 	rm -rf "$2.d"
 	mkdir "$2.d"
 	(trap '' XFSZ; ulimit -f 131072
-	 timeout 60 "$refdbg" -c -R "rdump / $2.d" "$1" >/dev/null 2>&1)
+	 timeout 300 "$refdbg" -c -R "rdump / $2.d" "$1" >/dev/null 2>&1)
+	f_rc=$?
 	find "$2.d" -type f -exec sha256sum {} + 2>/dev/null |
 		awk '{ print $1 }' | sort >"$2"
 	rm -rf "$2.d"
+	[ $f_rc != 124 ]
 }
 
 # one NAME: prints "ok NAME ...", "skip NAME ..." or "FAIL NAME ..."
@@ -42,18 +44,25 @@ one() {
 	gzip -dc "$corpus/$1.img.gz" >"$d/ref.img" 2>/dev/null ||
 		{ echo "FAIL $1: cannot decompress"; return; }
 	cp "$d/ref.img" "$d/ours.img"
-	E2FSCK_CONFIG=/dev/null timeout 60 "$refck" -fy "$d/ref.img" \
+	E2FSCK_CONFIG=/dev/null timeout 120 "$refck" -fy "$d/ref.img" \
 		>/dev/null 2>&1 </dev/null
 	rrc=$?
-	E2FSCK_CONFIG=/dev/null timeout 60 "$ours" -fy "$d/ours.img" \
+	E2FSCK_CONFIG=/dev/null timeout 120 "$ours" -fy "$d/ours.img" \
 		>/dev/null 2>&1 </dev/null
 	orc=$?
 	if [ $rrc -gt 1 ]; then
 		echo "skip $1: the reference's -fy exits $rrc"
 		rm -rf "$d"; return
 	fi
-	files "$d/ref.img" "$d/ref.list"
-	files "$d/ours.img" "$d/ours.list"
+	if [ $orc -ge 8 ] && [ $orc != 8 ] && [ $orc != 12 ]; then
+		echo "FAIL $1: our -fy crashed, timed out or did not run (exit $orc)"
+		rm -rf "$d"; return
+	fi
+	if ! files "$d/ref.img" "$d/ref.list" ||
+		! files "$d/ours.img" "$d/ours.list"; then
+		echo "FAIL $1: rdump took more than 300 s"
+		rm -rf "$d"; return
+	fi
 	# hashes the reference keeps more often than ours
 	short=$(comm -23 "$d/ref.list" "$d/ours.list" | wc -l)
 	nr=$(wc -l <"$d/ref.list") no=$(wc -l <"$d/ours.list")
