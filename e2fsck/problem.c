@@ -332,8 +332,9 @@ static const struct problem_row rows[] = {
   "Entry '{name}' in directory {ino} points to inode {ino2} in a part of "
   "the inode table marked unused" },
 { PR_2_DUP_NAME, PROMPT_FIX, 0,
-  "Directory {ino} holds the name '{name}' twice (the later one is "
-  "renamed '{name}~0')" },
+  "Directory {ino} holds the name '{name}' twice (the later one ends in "
+  "'~0': added, or over its last two characters when its record has no "
+  "room)" },
 { PR_2_ITREE, PROMPT_REBUILD, 0,
   "Directory {ino}'s itree is invalid ({str})" },
 { PR_2_DIR_HOLE, PROMPT_ALLOCATE, 0,

@@ -453,6 +453,33 @@ itree_rebuilt() {
 		fail=$((fail + 1))
 	fi
 }
+# A name given twice where the later record has no room to grow (eight
+# characters in a 16-byte record, not the block's last): it must keep its
+# file, renamed in place, not lose its name (corpus f_dup_de2).
+dup_name_tight() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext4 -O ^metadata_csum "$img" 8M >/dev/null 2>&1 &&
+	{ echo "mkdir d"
+	  seq -f 'write /dev/null d/test-%03g' 1 10
+	} >"$work/cmds" && "$debugfs" -w -f "$work/cmds" "$img" >/dev/null 2>&1 &&
+	rename_entry /d test-003 test-008 || {
+		echo "FAIL dup_name_tight: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fy "$img" >"$work/out" 2>&1
+	rc=$?
+	n=$("$debugfs" -R "ls -l /d" "$img" 2>/dev/null |
+		awk '$1 > 0 && $NF ~ /^test-/' | wc -l)
+	if [ "$rc" = 1 ] && [ "$n" = 10 ] && "$ref" -fn "$img" >/dev/null 2>&1
+	then
+		echo "ok dup_name_tight (10 files kept)"; pass=$((pass + 1))
+	else
+		echo "FAIL dup_name_tight: -fy exit $rc, $n of 10 files named after"
+		grep -v '^Pass \|^Superblock and\|^$' "$work/out" | head -5 |
+			sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+}
+dup_name_tight
 if [ -x "$our_mkfs" ] && [ -x "$our_dbg" ]; then
 	itree_case itree_leaf_magic itree_short
 else
