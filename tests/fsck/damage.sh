@@ -444,11 +444,18 @@ itree_rebuilt() {
 	rc=$?
 	"$ours" -fy "$img" >"$work/out2" 2>&1
 	rc2=$?
-	if [ "$rc" = 1 ] && [ "$rc2" = 0 ]; then
-		echo "ok $1 rebuilt in one run"; pass=$((pass + 1))
+	[ "$rc" = 1 ] && [ "$rc2" = 0 ]
+	judge $? "$1 rebuilt in one run" \
+		"$1: -fy exit $rc then $rc2, want 1 then 0" "$work/out2"
+}
+# judge STATUS OK-TEXT FAIL-TEXT LOG: count and say the verdict (STATUS 0
+# passes); a failure shows LOG's first lines.
+judge() {
+	if [ "$1" = 0 ]; then
+		echo "ok $2"; pass=$((pass + 1))
 	else
-		echo "FAIL $1: -fy exit $rc then $rc2, want 1 then 0"
-		grep -v '^Pass \|^Superblock and\|^$' "$work/out2" | head -5 |
+		echo "FAIL $3"
+		grep -v '^Pass \|^Superblock and\|^$' "$4" | head -5 |
 			sed 's/^/    /'
 		fail=$((fail + 1))
 	fi
@@ -469,15 +476,10 @@ dup_name_tight() {
 	rc=$?
 	n=$("$debugfs" -R "ls -l /d" "$img" 2>/dev/null |
 		awk '$1 > 0 && $NF ~ /^test-/' | wc -l)
-	if [ "$rc" = 1 ] && [ "$n" = 10 ] && "$ref" -fn "$img" >/dev/null 2>&1
-	then
-		echo "ok dup_name_tight (10 files kept)"; pass=$((pass + 1))
-	else
-		echo "FAIL dup_name_tight: -fy exit $rc, $n of 10 files named after"
-		grep -v '^Pass \|^Superblock and\|^$' "$work/out" | head -5 |
-			sed 's/^/    /'
-		fail=$((fail + 1))
-	fi
+	[ "$rc" = 1 ] && [ "$n" = 10 ] && "$ref" -fn "$img" >/dev/null 2>&1
+	judge $? "dup_name_tight (10 files kept)" \
+		"dup_name_tight: -fy exit $rc, $n of 10 files named after" \
+		"$work/out"
 }
 dup_name_tight
 if [ -x "$our_mkfs" ] && [ -x "$our_dbg" ]; then
