@@ -640,7 +640,9 @@ static int read_key(void)
 
 	if (!cooked) {
 		raw = old;
-		raw.c_lflag &= ~(ICANON | ECHO);
+		/* Ctrl-C arrives as a key: the terminal is set back before
+		 * the run is cancelled */
+		raw.c_lflag &= ~(ICANON | ECHO | ISIG);
 		raw.c_cc[VMIN] = 1;
 		raw.c_cc[VTIME] = 0;
 		cooked = tcsetattr(0, TCSANOW, &raw) != 0;
@@ -664,7 +666,7 @@ static int read_key(void)
 /*
  * Ask on the terminal; returns 1 for yes.  y or Enter answer yes, n no,
  * a yes to this and every later question (the run goes on as -y).  End
- * of input cancels the run.
+ * of input, Ctrl-C or Ctrl-D cancels the run (exit 32).
  */
 static int ask_user(struct fsck_ctx *ctx, const char *q)
 {
@@ -674,7 +676,7 @@ static int ask_user(struct fsck_ctx *ctx, const char *q)
 	fflush(stdout);
 	for (;;) {
 		c = read_key();
-		if (c < 0) {
+		if (c < 0 || c == 3 || c == 4) {	/* end, Ctrl-C, Ctrl-D */
 			printf("cancelled\n\n");
 			ctx->exit_extra |= FSCK_CANCELED;
 			ctx->abort = 1;

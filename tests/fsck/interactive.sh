@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # interactive.sh --- e2fsck asking on a real terminal (tmux): one key
 # answers without Enter (y fixes, n leaves), 'a' answers yes to this and
-# every later question, "Abort? yes" stops with exit 8 and leaves the
-# image as it was, and a run that repaired says FILE SYSTEM WAS MODIFIED.
+# every later question, Ctrl-C cancels (exit 32) and leaves the terminal
+# as it was, "Abort? yes" stops with exit 8 and leaves the image as it
+# was, and a run that repaired says FILE SYSTEM WAS MODIFIED.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 fsck=$top_builddir/e2fsck/e2fsck
@@ -38,7 +39,9 @@ session() {
 	sock=e2x-fsck-$$-$n
 	tmux -L "$sock" new-session -d -s t -x 120 -y 40 \
 		"env TERM=xterm E2FSCK_CONFIG=/dev/null $fsck -f $1; \
-		 echo EXITED-\$?; sleep 30" || { fail "tmux"; exit 1; }
+		 echo EXITED-\$?; \
+		 echo TTY-\$(stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}echo'); \
+		 sleep 30" || { fail "tmux"; exit 1; }
 }
 last_screen() { echo "--- last screen ($1):"; screen | grep -v '^$'; }
 
@@ -77,6 +80,18 @@ wait_for '^EXITED-1$' || fail "yes to all: want exit 1"
 "$ref_fsck" -fn "$work/links2.img" >"$work/ref.out" 2>&1 ||
 	{ fail "the reference -fn finds errors after yes to all"; cat "$work/ref.out"; }
 [ $fails = $f ] || last_screen "yes to all"
+
+# Ctrl-C at a question cancels (32, with 4: the problem stays) and the
+# terminal is set back
+f=$fails
+"$mkfs" -q -F -t ext4 "$work/cc.img" 32M >/dev/null || exit 1
+"$ref_dbg" -w -R "sif <2> links_count 9" "$work/cc.img" >/dev/null 2>&1
+session "$work/cc.img"
+wait_for 'link count 9.*Fix<y>\? ?$' || fail "no question to cancel"
+keys C-c
+wait_for '^EXITED-36$' || fail "Ctrl-C: want exit 36 (cancelled, the problem left)"
+wait_for '^TTY-echo$' || fail "Ctrl-C left the terminal without echo"
+[ $fails = $f ] || last_screen "ctrl-c"
 
 # Abort? yes on an image longer than its device: exit 8, no byte changed
 f=$fails
