@@ -284,6 +284,15 @@ static const struct problem_row rows[] = {
   "Inode {ino} has too many bad block map entries to repair one by one" },
 { PR_1_LOW_DTIME, PROMPT_FIX, P,
   "Inode {ino}'s deletion time {num} is a link of a broken orphan list" },
+{ PR_1_INLINE_AND_EXT_TREE, PROMPT_CLEAR_FLAG, 0,
+  "Inode {ino} claims both inline data and an extent tree; its block "
+  "area holds an extent tree: the inline data flag goes" },
+{ PR_1_INLINE_AND_EXT_DATA, PROMPT_CLEAR_FLAG, 0,
+  "Inode {ino} claims both inline data and an extent tree; it has inline "
+  "data: the extent flag goes" },
+{ PR_1_INLINE_AND_EXT_MAP, PROMPT_CLEAR_FLAG, 0,
+  "Inode {ino} claims both inline data and an extent tree; its block "
+  "area reads as a block map: both flags go" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P,
   "Directory {ino} block {num} has a wrong checksum" },

@@ -125,6 +125,9 @@
 #define PR_1_WRITE_FAILED		0x010041
 #define PR_1_TOO_MANY_BAD		0x010042
 #define PR_1_LOW_DTIME			0x010043
+#define PR_1_INLINE_AND_EXT_TREE	0x010044
+#define PR_1_INLINE_AND_EXT_DATA	0x010045
+#define PR_1_INLINE_AND_EXT_MAP		0x010046
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001
