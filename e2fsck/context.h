@@ -84,6 +84,7 @@ struct fsck_ctx {
 	int abort;		/* stop running passes */
 	int exit_extra;		/* extra exit bits (8, 32) */
 	int preen_bailed;	/* preen met a problem it may not fix */
+	int modified;		/* something was written (a repair, a replay) */
 	int hold_repairs;	/* answer yes but change nothing (unsafe now) */
 	int alloc_ready;	/* repairs may allocate (fix_alloc.c) */
 	int restart;		/* a repair changed what pass 1 reads */

@@ -70,15 +70,21 @@ void p2_fix_itable_unused(struct p2_dir *pd, ext2_ino_t ino)
 }
 
 /* A name given twice: the later one gets "~0" appended when its record
- * has room (an encrypted name cannot grow: it loses its name). */
+ * has room, else "~0" over its last two characters (a name of one or two
+ * characters, or an encrypted one, which cannot be edited, loses its
+ * name). */
 void p2_fix_dup_name(struct p2_dir *pd, struct ext2_dir_entry *d)
 {
 	unsigned int rec_len = 0;
 	int len = ext2fs_dirent_name_len(d);
 
 	ext2fs_get_rec_len(pd->fs, d, &rec_len);
-	if (pd->encrypted || len + 2 > EXT2_NAME_LEN ||
-	    e2x_dirent_min_len(len + 2) > rec_len) {
+	if (!pd->encrypted && len > 2 &&
+	    (len + 2 > EXT2_NAME_LEN ||
+	     e2x_dirent_min_len(len + 2) > rec_len))
+		len -= 2;	/* in place: the record keeps its size */
+	else if (pd->encrypted || len + 2 > EXT2_NAME_LEN ||
+		 e2x_dirent_min_len(len + 2) > rec_len) {
 		p2_fix_unname(pd, d);
 		return;
 	}

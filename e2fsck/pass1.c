@@ -443,7 +443,11 @@ static void check_sizes(struct p1_inode *st)
 				       fs->blocksize, NULL);
 		else if (!(in->i_flags & EXT4_EXTENTS_FL) &&
 			 size > max_mapped_size(fs))
-			report(st, PR_1_SIZE, size, max_mapped_size(fs), NULL);
+			/* past any block map: the end of the last block it
+			 * maps, as the reference has it */
+			report(st, PR_1_SIZE, size,
+			       (uint64_t)(st->last_lblk + 1) * fs->blocksize,
+			       NULL);
 	}
 }
 
@@ -582,6 +586,20 @@ static void check_contents(struct p1_inode *st)
 		st->ctx->n_fast_symlinks++;
 }
 
+/* An unused reserved inode (its blocks are nobody's) cannot be larger
+ * than a block map could reach; it should say 0 (as the reference's
+ * check of reserved inodes has it). */
+static void check_reserved_size(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	uint64_t size = EXT2_I_SIZE(in);
+
+	if (in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return;
+	if (size > max_mapped_size(st->fs))
+		report(st, PR_1_SIZE, size, 0, NULL);
+}
+
 static void check_reserved(struct p1_inode *st)
 {
 	struct fsck_ctx *ctx = st->ctx;
@@ -628,6 +646,7 @@ static void check_reserved(struct p1_inode *st)
 		report(st, PR_1_RESERVED_MODE, in->i_mode, 0, NULL);
 	else if (ino == EXT2_BOOT_LOADER_INO && LINUX_S_ISDIR(in->i_mode))
 		report(st, PR_1_RESERVED_MODE, in->i_mode, 0, NULL);
+	check_reserved_size(st);
 }
 
 static void check_unused(struct p1_inode *st)

@@ -121,6 +121,59 @@ static int inline_problem(struct p1_inode *st, problem_t code,
 	return 0;
 }
 
+/* I_BLOCK reads as an indirect block map: pointers inside the file
+ * system or zero, at least one set. */
+static int looks_like_map(ext2_filsys fs, const struct ext2_inode_large *in)
+{
+	int i, set = 0;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++) {
+		blk64_t b = in->i_block[i];
+
+		if (!b)
+			continue;
+		if (b < fs->super->s_first_data_block ||
+		    b >= ext2fs_blocks_count(fs->super))
+			return 0;
+		set = 1;
+	}
+	return set;
+}
+
+/*
+ * Both the inline data and the extent flags: keep the one the inode's
+ * contents agree with (an extent header in i_block, a system.data
+ * attribute, a block map), clear the inode when none does.  Returns 1
+ * when the inline checks go on (the extent flag went), 0 otherwise; a
+ * flag dropped for a block area reruns pass 1, which walks it.
+ */
+static int both_flags(struct p1_inode *st, struct problem_ctx *pctx)
+{
+	struct ext2_inode_large *in = st->inode;
+	const struct ext3_extent_header *eh = (const void *)in->i_block;
+	unsigned int voff, vlen;
+	uint32_t vinum;
+	const char *why;
+	problem_t code = PR_1_INLINE_AND_EXTENTS;
+
+	if (ext2fs_le16_to_cpu(eh->eh_magic) == EXT3_EXT_MAGIC)
+		code = PR_1_INLINE_AND_EXT_TREE;
+	else if (!p1_ibody_find(st->fs, in, FSCK_XATTR_INDEX_SYSTEM,
+				"data", &voff, &vlen, &vinum, &why))
+		code = PR_1_INLINE_AND_EXT_DATA;
+	else if (looks_like_map(st->fs, in))
+		code = PR_1_INLINE_AND_EXT_MAP;
+	if (!inline_problem(st, code, pctx))
+		return 0;
+	if (code == PR_1_INLINE_AND_EXT_DATA)
+		return 1;
+	if (code != PR_1_INLINE_AND_EXTENTS) {
+		st->ctx->p1_restart = 1;
+		st->bad = 1;	/* counts and sizes: once the map is walked */
+	}
+	return 0;
+}
+
 /* An inode with the inline data flag: returns with st->inline_cap set. */
 void p1_check_inline(struct p1_inode *st)
 {
@@ -138,10 +191,8 @@ void p1_check_inline(struct p1_inode *st)
 		if (!inline_problem(st, PR_1_INLINE_NO_FEATURE, &pctx))
 			return;
 	}
-	if (in->i_flags & EXT4_EXTENTS_FL) {
-		inline_problem(st, PR_1_INLINE_AND_EXTENTS, &pctx);
+	if ((in->i_flags & EXT4_EXTENTS_FL) && !both_flags(st, &pctx))
 		return;
-	}
 	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode) &&
 	    !LINUX_S_ISLNK(in->i_mode)) {
 		inline_problem(st, PR_1_INLINE_TYPE, &pctx);

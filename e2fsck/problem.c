@@ -6,7 +6,9 @@
 #include "config.h"
 #include <ctype.h>
 #include <inttypes.h>
+#include <errno.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include "problem.h"
 
@@ -204,23 +206,75 @@ void problem_format(FILE *out, struct fsck_ctx *ctx, problem_t code,
 	}
 }
 
-/* Ask on the terminal; returns 1 for yes. */
+/*
+ * One key from the terminal, without waiting for Enter and without echo;
+ * -1 at end of input.  Falls back to whole lines when stdin is not a
+ * terminal (then the first character of the line counts).
+ */
+static int read_key(void)
+{
+	struct termios old, raw;
+	unsigned char c;
+	ssize_t n;
+	int cooked = tcgetattr(0, &old) != 0;
+
+	if (!cooked) {
+		raw = old;
+		/* Ctrl-C arrives as a key: the terminal is set back before
+		 * the run is cancelled */
+		raw.c_lflag &= ~(ICANON | ECHO | ISIG);
+		raw.c_cc[VMIN] = 1;
+		raw.c_cc[VTIME] = 0;
+		cooked = tcsetattr(0, TCSANOW, &raw) != 0;
+	}
+	do
+		n = read(0, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (!cooked)
+		tcsetattr(0, TCSANOW, &old);
+	if (n != 1)
+		return -1;
+	if (cooked && c != '\n') {
+		unsigned char rest;
+
+		while (read(0, &rest, 1) == 1 && rest != '\n')
+			;
+	}
+	return c;
+}
+
+/*
+ * Ask on the terminal; returns 1 for yes.  y or Enter answer yes, n no,
+ * a yes to this and every later question (the run goes on as -y).  End
+ * of input, Ctrl-C or Ctrl-D cancels the run (exit 32).
+ */
 static int ask_user(struct fsck_ctx *ctx, const char *q)
 {
-	char line[64];
+	int c;
 
+	printf("%s<y>? ", q);
+	fflush(stdout);
 	for (;;) {
-		printf("%s<y>? ", q);
-		fflush(stdout);
-		if (!fgets(line, sizeof(line), stdin)) {
+		c = read_key();
+		if (c < 0 || c == 3 || c == 4) {	/* end, Ctrl-C, Ctrl-D */
+			printf("cancelled\n\n");
 			ctx->exit_extra |= FSCK_CANCELED;
 			ctx->abort = 1;
 			return 0;
 		}
-		if (line[0] == 'y' || line[0] == 'Y' || line[0] == '\n')
+		if (c == 'y' || c == 'Y' || c == '\n' || c == '\r') {
+			printf("yes\n\n");
 			return 1;
-		if (line[0] == 'n' || line[0] == 'N')
+		}
+		if (c == 'n' || c == 'N') {
+			printf("no\n\n");
 			return 0;
+		}
+		if (c == 'a' || c == 'A') {
+			printf("yes to all\n\n");
+			ctx->opt.mode = MODE_YES;
+			return 1;
+		}
 	}
 }
 
@@ -254,6 +308,15 @@ static int decide(struct fsck_ctx *ctx, const struct problem_row *row)
 	}
 }
 
+/* "Abort? yes": stop before anything more is written; exit code 8. */
+static int abort_run(struct fsck_ctx *ctx)
+{
+	ctx->abort = 1;
+	ctx->exit_extra |= FSCK_ERROR;
+	printf("%s: aborted; nothing more is written\n", ctx->opt.device);
+	return 1;
+}
+
 int fix_problem(struct fsck_ctx *ctx, problem_t code,
 		struct problem_ctx *pctx)
 {
@@ -285,6 +348,8 @@ int fix_problem(struct fsck_ctx *ctx, problem_t code,
 			ctx->exit_extra |= FSCK_ERROR;
 		} else if (row->flags & PR_INFO) {
 			ctx->problems_info++;
+			if (row->flags & PR_CHANGED)
+				ctx->modified = 1;
 		} else {
 			ctx->problems_unfixed++;
 		}
@@ -304,10 +369,14 @@ int fix_problem(struct fsck_ctx *ctx, problem_t code,
 		printf("  (held back: earlier problems are still unrepaired)\n\n");
 		answer = 0;
 	}
+	if (answer && row->prompt == PROMPT_ABORT)
+		return abort_run(ctx);
 	if (answer && !ctx->fs_rw)
 		answer = 0;
-	if (answer)
+	if (answer) {
 		ctx->problems_fixed++;
+		ctx->modified = 1;
+	}
 	else if (!(row->flags & PR_NO_OK))
 		ctx->problems_unfixed++;
 	else

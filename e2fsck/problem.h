@@ -60,6 +60,7 @@ enum pr_prompt {
 #define PR_FATAL	0x0008	/* the check cannot go on */
 #define PR_NO_REPAIR	0x0010	/* detected; the repair is not written yet */
 #define PR_PREEN_NOMSG	0x0020	/* -p fixes it silently */
+#define PR_CHANGED	0x0040	/* a note that reports a write made */
 
 struct problem_row {
 	problem_t code;
@@ -79,6 +80,7 @@ enum problem_code {
  * Report problem CODE with the values in PCTX and decide: returns 1 when
  * the caller should repair it, 0 when not.  Counts the problem as fixed,
  * unfixed or a note, prints in the style of the mode (-n/-y/-p/ask).
+ * An Abort question answered yes stops the run (ctx->abort, exit 8).
  */
 int fix_problem(struct fsck_ctx *ctx, problem_t code,
 		struct problem_ctx *pctx);

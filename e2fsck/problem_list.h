@@ -19,7 +19,7 @@ PROBLEM(PR_0_OPEN_BACKUP, 0x000001, PROMPT_USE_BACKUP, 0,
 	"checking with the backup at block {blk}")
 PROBLEM(PR_0_SB_CSUM, 0x000002, PROMPT_FIX, P,
 	"The superblock checksum does not match its contents")
-PROBLEM(PR_0_FS_SIZE_DEVICE, 0x000003, PROMPT_ABORT, NR,
+PROBLEM(PR_0_FS_SIZE_DEVICE, 0x000003, PROMPT_ABORT, PR_NO_OK,
 	"The superblock says the file system has {num} blocks but the device "
 	"holds only {num2}")
 PROBLEM(PR_0_INODES_COUNT, 0x000004, PROMPT_FIX, NR,
@@ -88,7 +88,7 @@ PROBLEM(PR_0_RESIZE_REBUILD_FAILED, 0x00001f, PROMPT_NONE, 0,
 	"The resize inode could not be made again ({str}); it is left cleared")
 PROBLEM(PR_0_JOURNAL_BAD, 0x000020, PROMPT_CLEAR, 0,
 	"The journal cannot be used ({str})")
-PROBLEM(PR_0_JOURNAL_REPLAYED, 0x000021, PROMPT_NONE, PR_INFO,
+PROBLEM(PR_0_JOURNAL_REPLAYED, 0x000021, PROMPT_NONE, PR_INFO | PR_CHANGED,
 	"Journal recovered: {num} transaction(s), {num2} block(s) written back")
 PROBLEM(PR_0_JOURNAL_REPLAYED_DRY, 0x000022, PROMPT_NONE, PR_INFO,
 	"Journal replayed in memory for this read-only check: {num} "
@@ -96,7 +96,7 @@ PROBLEM(PR_0_JOURNAL_REPLAYED_DRY, 0x000022, PROMPT_NONE, PR_INFO,
 PROBLEM(PR_0_JOURNAL_RECOVER_FAILED, 0x000023, PROMPT_NONE, 0,
 	"Journal recovery failed ({str}); checking without the journal's "
 	"changes")
-PROBLEM(PR_0_ORPHAN_RELEASED, 0x000024, PROMPT_NONE, PR_INFO,
+PROBLEM(PR_0_ORPHAN_RELEASED, 0x000024, PROMPT_NONE, PR_INFO | PR_CHANGED,
 	"{name} orphaned inode {ino} ({str})")
 PROBLEM(PR_0_ORPHAN_RELEASED_DRY, 0x000025, PROMPT_NONE, PR_INFO,
 	"{name} orphaned inode {ino} ({str}) in memory for this read-only "
@@ -298,6 +298,15 @@ PROBLEM(PR_1_BIGALLOC_SPLIT, 0x010047, PROMPT_NONE, PR_INFO,
 PROBLEM(PR_1_BIGALLOC_BLOCKMAP, 0x010048, PROMPT_FIX, 0,
 	"Inode {ino} has a block map, which a bigalloc file system cannot use; "
 	"it should map its blocks with extents")
+PROBLEM(PR_1_INLINE_AND_EXT_TREE, 0x010049, PROMPT_CLEAR_FLAG, 0,
+	"Inode {ino} claims both inline data and an extent tree; its block "
+	"area holds an extent tree: the inline data flag goes")
+PROBLEM(PR_1_INLINE_AND_EXT_DATA, 0x01004a, PROMPT_CLEAR_FLAG, 0,
+	"Inode {ino} claims both inline data and an extent tree; it has inline "
+	"data: the extent flag goes")
+PROBLEM(PR_1_INLINE_AND_EXT_MAP, 0x01004b, PROMPT_CLEAR_FLAG, 0,
+	"Inode {ino} claims both inline data and an extent tree; its block "
+	"area reads as a block map: both flags go")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,
@@ -347,8 +356,9 @@ PROBLEM(PR_2_INODE_UNINIT, 0x020013, PROMPT_FIX, 0,
 	"Entry '{name}' in directory {ino} points to inode {ino2} in a part of "
 	"the inode table marked unused")
 PROBLEM(PR_2_DUP_NAME, 0x020014, PROMPT_FIX, 0,
-	"Directory {ino} holds the name '{name}' twice (the later one is "
-	"renamed '{name}~0')")
+	"Directory {ino} holds the name '{name}' twice (the later one ends in "
+	"'~0': added, or over its last two characters when its record has no "
+	"room)")
 PROBLEM(PR_2_ITREE, 0x020015, PROMPT_REBUILD, 0,
 	"Directory {ino}'s itree is invalid ({str})")
 PROBLEM(PR_2_DIR_HOLE, 0x020016, PROMPT_ALLOCATE, 0,

@@ -913,6 +913,16 @@ static void finish_rw(struct fsck_ctx *ctx)
 	ext2fs_mark_super_dirty(ctx->fs);
 }
 
+/* A run that wrote something says so before its summary (not -p). */
+static void say_modified(struct fsck_ctx *ctx)
+{
+	if (ctx->opt.mode == MODE_PREEN || ctx->abort || !ctx->fs_rw)
+		return;
+	if (ctx->modified || (ctx->exit_extra & FSCK_NONDESTRUCT))
+		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
+		       ctx->opt.device);
+}
+
 /*
  * Everything after the options: open, recover, check, close.  Never
  * exits (the fuzz harness in tests/fuzz calls it once per input); returns
@@ -949,7 +959,8 @@ int fsck_run(struct fsck_ctx *ctx)
 	rehash_dirs(ctx);
 	fsck_progress_clear(ctx);
 	finish_rw(ctx);
-	if (!ctx->preen_bailed)
+	say_modified(ctx);
+	if (!ctx->preen_bailed && !(ctx->abort && ctx->exit_extra & FSCK_ERROR))
 		print_summary(ctx, "");
 close:
 	fsck_state_free(ctx);

@@ -156,13 +156,22 @@ errcode_t e2x_itree_remove(ext2_filsys fs, ext2_ino_t dir,
  * inode room; E2X_ERR_EXISTS on a duplicate entry); and drop a tree,
  * freeing every node (no-op without one).  Drop reads only the root record
  * and the nodes it reaches; with E2X_ITREE_FORCE it removes the record even
- * when the nodes are unreadable (for fsck, which then fixes the bitmaps). */
+ * when the tree is damaged, freeing what e2x_itree_claimed() finds (for
+ * fsck, whose pass 1 charged exactly those to the directory). */
 #define E2X_ITREE_FORCE	0x0001
 errcode_t e2x_itree_build(ext2_filsys fs, ext2_ino_t dir,
 			  struct ext2_inode_large *dir_inode,
 			  e2x_itree_walk_fn walk, void *walk_priv, int flags);
 errcode_t e2x_itree_drop(ext2_filsys fs, ext2_ino_t dir,
 			 struct ext2_inode_large *dir_inode, int flags);
+
+/* itree_claim.c --- the clusters DIR's tree holds, found without trusting
+ * the tree (node magic and owner only): what fsck charges to the
+ * directory and what a forced drop frees.  *CLUSTERS (sorted, first block
+ * of each cluster, free() it) is NULL and *N 0 without a tree. */
+errcode_t e2x_itree_claimed(ext2_filsys fs, ext2_ino_t dir,
+			    const struct ext2_inode_large *dir_inode,
+			    blk64_t **clusters, size_t *n);
 
 /* itree_iterate.c --- call FN for each entry in (ino, hash, name) order.
  * E2X_ERR_NOT_FOUND when the directory has no itree. */

@@ -153,6 +153,8 @@ struct blist {
 	blk64_t *v;
 	size_t n, cap;
 };
+/* Append BLK to B (grown as needed). */
+errcode_t itree_blist_add(struct blist *b, blk64_t blk);
 
 /* itree_alloc.c */
 errcode_t itree_alloc_node(struct itree_ctx *c, blk64_t *blk);

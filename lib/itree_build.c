@@ -93,7 +93,6 @@ void itree_collect_free(struct collect *cl)
 
 /* A level being filled left to right; the last node is held back so it
  * can be evened with its left neighbour at the end. */
-static errcode_t blist_add(struct blist *b, blk64_t blk);
 
 struct level_fill {
 	struct blist *taken;	/* every block allocated, for cleanup */
@@ -169,7 +168,7 @@ static errcode_t fill_add(struct itree_ctx *c, struct level_fill *f,
 	}
 	err = itree_alloc_node(c, &f->curblk);
 	if (!err)
-		err = blist_add(f->taken, f->curblk);
+		err = itree_blist_add(f->taken, f->curblk);
 	if (err)
 		return err;
 	itree_node_init(c, f->cur, f->level);
@@ -247,7 +246,7 @@ static errcode_t bulk_load(struct itree_ctx *c, struct collect *cl)
 		/* an empty directory still gets its root leaf */
 		err = itree_alloc_node(c, &f.curblk);
 		if (!err)
-			err = blist_add(&taken, f.curblk);
+			err = itree_blist_add(&taken, f.curblk);
 		if (!err)
 			itree_node_init(c, f.cur, 0);
 	}
@@ -321,7 +320,7 @@ out_cl:
 }
 
 
-static errcode_t blist_add(struct blist *b, blk64_t blk)
+errcode_t itree_blist_add(struct blist *b, blk64_t blk)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 64;
@@ -345,7 +344,7 @@ static errcode_t gather(struct itree_ctx *c, blk64_t blk, unsigned int level,
 
 	err = itree_read_node(c, blk, buf, level);
 	if (!err)
-		err = blist_add(b, blk);
+		err = itree_blist_add(b, blk);
 	if (err || !level)
 		return err;
 	n = ext2fs_le16_to_cpu(itree_hdr(buf)->in_count);
@@ -381,7 +380,7 @@ errcode_t itree_gather_all(struct itree_ctx *c, blk64_t **blks, size_t *n,
 			     ext2fs_le32_to_cpu(h->in_owner) != c->dir))
 			err = E2X_ERR_ITREE_CORRUPT;
 		if (!err)
-			err = blist_add(&b, next);
+			err = itree_blist_add(&b, next);
 		next = ext2fs_le64_to_cpu(h->in_next_free);
 	}
 	if (err) {
@@ -391,6 +390,36 @@ errcode_t itree_gather_all(struct itree_ctx *c, blk64_t **blks, size_t *n,
 	*blks = b.v;
 	*n = b.n;
 	return 0;
+}
+
+/* A tree too damaged to walk: free what still reads as its nodes (what
+ * fsck's pass 1 charged to the directory), then remove the root record. */
+static errcode_t drop_damaged(ext2_filsys fs, ext2_ino_t dir,
+			      struct ext2_inode_large *dir_inode)
+{
+	blk64_t *cl = NULL;
+	size_t n = 0, i;
+	blk_t freed = 0;
+	errcode_t err;
+
+	if (fs->block_map)	/* without bitmaps the nodes stay: fsck's */
+		err = e2x_itree_claimed(fs, dir, dir_inode, &cl, &n);
+	else
+		err = 0;
+	for (i = 0; !err && i < n; i++) {
+		if (!ext2fs_test_block_bitmap2(fs->block_map, cl[i]))
+			continue;
+		ext2fs_block_alloc_stats2(fs, cl[i], -1);
+		freed++;
+	}
+	free(cl);
+	if (!err && freed)
+		err = ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)dir_inode,
+					     freed);
+	if (err)
+		return err;
+	return e2x_xattr_ibody_remove(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
+				      E2X_ITREE_XATTR_NAME);
 }
 
 errcode_t e2x_itree_drop(ext2_filsys fs, ext2_ino_t dir,
@@ -406,21 +435,18 @@ errcode_t e2x_itree_drop(ext2_filsys fs, ext2_ino_t dir,
 	if (err == E2X_ERR_NOT_FOUND)
 		return 0;
 	if (err == E2X_ERR_ITREE_CORRUPT && (flags & E2X_ITREE_FORCE))
-		goto remove;
+		return drop_damaged(fs, dir, dir_inode);
 	if (err)
 		return err;
 	err = itree_gather_all(&c, &blks, &n, &nnodes);
-	if (err && !(flags & E2X_ITREE_FORCE))
-		goto out;
 	if (!err)
 		err = itree_release_all(&c, blks, n);
-	if (err && !(flags & E2X_ITREE_FORCE))
-		goto out;
-remove:
-	err = e2x_xattr_ibody_remove(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
-				     E2X_ITREE_XATTR_NAME);
-out:
-	free(blks);
 	itree_ctx_free(&c);
-	return err;
+	free(blks);
+	if (err && (flags & E2X_ITREE_FORCE))
+		return drop_damaged(fs, dir, dir_inode);
+	if (err)
+		return err;
+	return e2x_xattr_ibody_remove(fs, dir_inode, E2X_ITREE_XATTR_INDEX,
+				      E2X_ITREE_XATTR_NAME);
 }

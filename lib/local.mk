@@ -141,6 +141,7 @@ lib_libe2x_la_SOURCES += \
 	lib/itree_insert.c \
 	lib/itree_remove.c \
 	lib/itree_build.c \
+	lib/itree_claim.c \
 	lib/itree_iterate.c \
 	lib/itree_verify.c \
 	lib/itree_stats.c \

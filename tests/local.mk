@@ -3,7 +3,7 @@
 # program of its own; add one with the UNIT_TEST pattern below.
 # Integration tests (shell, data-driven) have fragments of their own; the
 # loop-device helpers they share are tests/loop.sh.
-EXTRA_DIST += tests/loop.sh
+EXTRA_DIST += tests/loop.sh tests/tty.sh
 
 # Unit tests that need an image link tests/unit/fixture.c (see fixture.h).
 UNIT_FIXTURE = tests/unit/fixture.h tests/unit/fixture.c

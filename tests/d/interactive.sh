@@ -35,16 +35,7 @@ EOC
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 screen() { tmux -L "$sock" capture-pane -p -t t 2>/dev/null; }
-# wait_for REGEX: poll the screen for up to 10 s
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$top_srcdir/tests/tty.sh"
 keys() { tmux -L "$sock" send-keys -t t "$@"; }
 
 hist=$work/history

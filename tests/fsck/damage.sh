@@ -600,7 +600,60 @@ itree_case() {	# name build
 		grep -v '^Pass \|^Superblock and' "$work/out" | head -5 | sed 's/^/    /'
 		fail=$((fail + 1))
 	fi
+	itree_rebuilt "$1 magic"
+	# a node whose magic holds but whose body (and checksum) does not
+	rm -f "$img"
+	$2 >"$work/log" 2>&1 || return
+	leaf=$("$our_dbg" -R "itree_dump /big" "$img" 2>/dev/null |
+		sed -n 's/^ *Node \([0-9]*\): level 0,.*/\1/p' | sed -n 2p)
+	printf 'XXXX' | dd of="$img" bs=1 seek=$((leaf * bs + 40)) conv=notrunc 2>/dev/null
+	itree_rebuilt "$1 body"
 }
+# itree_rebuilt NAME: one -fy rebuilds the damaged tree and frees its old
+# nodes in the same run: a second -fy changes nothing (exit 0)
+itree_rebuilt() {
+	"$ours" -fy "$img" >"$work/out" 2>&1
+	rc=$?
+	"$ours" -fy "$img" >"$work/out2" 2>&1
+	rc2=$?
+	[ "$rc" = 1 ] && [ "$rc2" = 0 ]
+	judge $? "$1 rebuilt in one run" \
+		"$1: -fy exit $rc then $rc2, want 1 then 0" "$work/out2"
+}
+# judge STATUS OK-TEXT FAIL-TEXT LOG: count and say the verdict (STATUS 0
+# passes); a failure shows LOG's first lines.
+judge() {
+	if [ "$1" = 0 ]; then
+		echo "ok $2"; pass=$((pass + 1))
+	else
+		echo "FAIL $3"
+		grep -v '^Pass \|^Superblock and\|^$' "$4" | head -5 |
+			sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+}
+# A name given twice where the later record has no room to grow (eight
+# characters in a 16-byte record, not the block's last): it must keep its
+# file, renamed in place, not lose its name (corpus f_dup_de2).
+dup_name_tight() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext4 -O ^metadata_csum "$img" 8M >/dev/null 2>&1 &&
+	{ echo "mkdir d"
+	  seq -f 'write /dev/null d/test-%03g' 1 10
+	} >"$work/cmds" && "$debugfs" -w -f "$work/cmds" "$img" >/dev/null 2>&1 &&
+	rename_entry /d test-003 test-008 || {
+		echo "FAIL dup_name_tight: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fy "$img" >"$work/out" 2>&1
+	rc=$?
+	n=$("$debugfs" -R "ls -l /d" "$img" 2>/dev/null |
+		awk '$1 > 0 && $NF ~ /^test-/' | wc -l)
+	[ "$rc" = 1 ] && [ "$n" = 10 ] && "$ref" -fn "$img" >/dev/null 2>&1
+	judge $? "dup_name_tight (10 files kept)" \
+		"dup_name_tight: -fy exit $rc, $n of 10 files named after" \
+		"$work/out"
+}
+dup_name_tight
 if [ -x "$our_mkfs" ] && [ -x "$our_dbg" ]; then
 	itree_case itree_leaf_magic itree_short
 else

@@ -69,6 +69,9 @@ resize_gdt_garbage() {
 # overwritten (issue 13 case 6: keep what the reference keeps)
 jdesc_garbage() { dbg "zap_block -f <8> -o 12 -l 8 -p 0x5a 2"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
+# a feature dropped in the primary only: -fn may pass it, -fy writes the
+# backups, and a second -fy must find them right (issue 11)
+backup_feature() { dbg "feature ^dir_nlink"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
 		sed -n 's/^Group 0:.* csum 0x\([0-9a-f]*\).*/\1/p')
