@@ -131,6 +131,9 @@ static const struct problem_row rows[] = {
   "Both meta_bg and resize_inode are set; resize_inode must go" },
 { PR_0_JOURNAL_RECREATE, PROMPT_CREATE, P,
   "The journal was cleared; the file system has none now" },
+{ PR_0_CSUM_TYPE, PROMPT_FIX, 0,
+  "The superblock names checksum type {num}, but metadata checksums "
+  "come in one type only (crc32c) and no backup superblock says more" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, 0,
   "Inode {ino}'s checksum does not match its contents" },

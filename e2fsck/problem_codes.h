@@ -56,6 +56,7 @@
 #define PR_0_DESC_SIZE_UNSET		0x00002f
 #define PR_0_META_BG_RESIZE		0x000030
 #define PR_0_JOURNAL_RECREATE		0x000040
+#define PR_0_CSUM_TYPE			0x000041
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001

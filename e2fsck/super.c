@@ -59,42 +59,6 @@ uint64_t groups_free(ext2_filsys fs, int blocks)
 	return n > max ? max : n;
 }
 
-/*
- * Fields of a superblock that cannot all be true at once: a superblock
- * saying so is damaged, whatever its checksum says, and is not trusted
- * while a backup can stand in for it.  What is wrong, or NULL.
- */
-const char *fsck_super_contradiction(const struct ext2_super_block *sb)
-{
-	unsigned int isize = sb->s_inode_size;
-	unsigned int bsize;
-
-	if (sb->s_log_block_size > EXT2_MAX_BLOCK_LOG_SIZE -
-					   EXT2_MIN_BLOCK_LOG_SIZE)
-		return "block size";
-	bsize = EXT2_MIN_BLOCK_SIZE << sb->s_log_block_size;
-	if (sb->s_rev_level == EXT2_GOOD_OLD_REV) {
-		if (sb->s_feature_compat || sb->s_feature_incompat ||
-		    sb->s_feature_ro_compat)
-			return "revision 0 with feature flags";
-		if (isize > EXT2_GOOD_OLD_INODE_SIZE)
-			return "revision 0 with large inodes";
-		return NULL;
-	}
-	if (isize < EXT2_GOOD_OLD_INODE_SIZE || isize > bsize ||
-	    (isize & (isize - 1)))
-		return "inode size";
-	/* past the inode count, every inode of the file system would be
-	 * "reserved" and cleared: the field is damaged, not the files */
-	if (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO ||
-	    sb->s_first_ino > sb->s_inodes_count)
-		return "first inode";
-	if ((sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    sb->s_checksum_type != EXT2_CRC32C_CHKSUM)
-		return "checksum type";
-	return NULL;
-}
-
 /* The layout every bitmap read relies on (libext2fs overruns its buffers
  * on others): the first data block and the clusters per group. */
 int fsck_geometry_sane(ext2_filsys fs)

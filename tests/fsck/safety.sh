@@ -68,6 +68,14 @@ resize_gdt_garbage() {
 # the first journal descriptor block of a crashed image, its tags
 # overwritten (issue 13 case 6: keep what the reference keeps)
 jdesc_garbage() { dbg "zap_block -f <8> -o 12 -l 8 -p 0x5a 2"; }
+# one superblock field set (the contradictions and backup disagreements
+# of super_trust.c); sb_feature_bit adds a feature bit no tool knows
+sb_set() { dbg "ssv $1 $2"; }
+sb_feature_bit() {
+	off=$((1024 + $([ "$1" = incompat ] && echo 96 || echo 100)))
+	v=$(od -An -tu4 -j $off -N4 "$dimg" | tr -d ' ')
+	dbg "ssv feature_$1 $((v | $2))"
+}
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
