@@ -134,6 +134,10 @@ static const struct problem_row rows[] = {
 { PR_0_CSUM_TYPE, PROMPT_FIX, 0,
   "The superblock names checksum type {num}, but metadata checksums "
   "come in one type only (crc32c) and no backup superblock says more" },
+{ PR_0_JOURNAL_REPLAYED_PART, PROMPT_NONE, PR_INFO,
+  "Journal recovery stopped at a block that fails its checksum ({str}): "
+  "{num} transaction(s) before it written back, the rest of the log "
+  "dropped" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, 0,
   "Inode {ino}'s checksum does not match its contents" },

@@ -28,7 +28,7 @@ safety_can_run() {
 	[ -x "$ours" ] || { echo "$ours not built"; return 1; }
 }
 
-# base_image NAME SIZE OPTS SEED OPS [crash]: a file system formatted by
+# base_image NAME SIZE OPTS SEED OPS [crash|crashdirs]: a file system formatted by
 # the reference mke2fs and filled by the kernel (workload.py), kept in
 # $work/base-NAME.img.  With "crash" the image is copied while still
 # mounted after a sync: the journal is live and needs recovery.
@@ -42,16 +42,23 @@ base_image() {
 	loop_attach || return 1
 	python3 "$top_srcdir/tests/fsck/workload.py" "$mnt" "$4" "$5" \
 		>"$work/wl.log" 2>&1
-	if [ "${6:-}" = crash ]; then
+	case ${6:-} in
+	crash|crashdirs)
 		sync
-		# more work after the copy's commit, so the log is not empty
+		# more work after the copy's commit, so the log is not empty;
+		# crashdirs: big indexed directories changed in the log
+		if [ "$6" = crash ]; then
+			set -- "$@" 30
+		else
+			set -- "$@" 700 dirs
+		fi
 		python3 "$top_srcdir/tests/fsck/workload.py" "$mnt" \
-			"$(($4 + 1000))" 30 >/dev/null 2>&1
+			"$(($4 + 1000))" "$7" ${8:-} >/dev/null 2>&1
 		sync
 		cp "$img" "$img.crash"
-	fi
+	esac
 	loop_detach || return 1
-	if [ "${6:-}" = crash ]; then
+	if [ -f "$img.crash" ]; then
 		mv "$img.crash" "$img"
 		"$ref_debugfs" -R stats "$img" 2>/dev/null |
 			grep -q needs_recovery || return 1
