@@ -138,6 +138,9 @@ static const struct problem_row rows[] = {
   "Journal recovery stopped at a block that fails its checksum ({str}): "
   "{num} transaction(s) before it written back, the rest of the log "
   "dropped" },
+{ PR_0_FIRST_INO_IN_USE, PROMPT_FIX, 0,
+  "The first inode is {num}, but inode {ino} below it is a file or "
+  "directory in use: the field is damaged and goes back to 11" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, 0,
   "Inode {ino}'s checksum does not match its contents" },
@@ -289,6 +292,9 @@ static const struct problem_row rows[] = {
   "Inode {ino} has too many bad block map entries to repair one by one" },
 { PR_1_LOW_DTIME, PROMPT_FIX, P,
   "Inode {ino}'s deletion time {num} is a link of a broken orphan list" },
+{ PR_1_RESERVED_JUNK, PROMPT_CLEAR, 0,
+  "Reserved inode {ino}, which nothing uses, is not all zeros (it has a "
+  "file mode)" },
 /* Pass 2 */
 { PR_2_DIR_CSUM, PROMPT_FIX, P,
   "Directory {ino} block {num} has a wrong checksum" },

@@ -58,6 +58,7 @@
 #define PR_0_JOURNAL_RECREATE		0x000040
 #define PR_0_CSUM_TYPE			0x000041
 #define PR_0_JOURNAL_REPLAYED_PART	0x000042
+#define PR_0_FIRST_INO_IN_USE		0x000043
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001
@@ -127,6 +128,7 @@
 #define PR_1_WRITE_FAILED		0x010041
 #define PR_1_TOO_MANY_BAD		0x010042
 #define PR_1_LOW_DTIME			0x010043
+#define PR_1_RESERVED_JUNK		0x010044
 
 /* Pass 1b: blocks and clusters claimed twice. */
 #define PR_1B_DUP_BLOCKS		0x110001

@@ -511,6 +511,45 @@ static void check_quota_inodes(struct fsck_ctx *ctx)
 	}
 }
 
+/* Inodes read past 11 for check_first_ino: mke2fs reserves no more. */
+#define FIRST_INO_PROBE 64
+
+/*
+ * A first inode past 11 that no backup corrected (super_trust.c): the
+ * inodes below it are reserved and nothing allocates them, so one that is
+ * a linked file or directory says the field is wrong, not the files
+ * (pass 1 would clear every one of them as "reserved").
+ */
+static void check_first_ino(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct problem_ctx pctx;
+	struct ext2_inode in;
+	ext2_ino_t ino, end;
+
+	if (sb->s_rev_level == EXT2_GOOD_OLD_REV ||
+	    sb->s_first_ino <= EXT2_GOOD_OLD_FIRST_INO)
+		return;
+	end = sb->s_first_ino;
+	if (end > EXT2_GOOD_OLD_FIRST_INO + FIRST_INO_PROBE)
+		end = EXT2_GOOD_OLD_FIRST_INO + FIRST_INO_PROBE;
+	for (ino = EXT2_GOOD_OLD_FIRST_INO; ino < end; ino++) {
+		if (ext2fs_read_inode(fs, ino, &in) || !in.i_links_count ||
+		    in.i_dtime || !(LINUX_S_ISDIR(in.i_mode) ||
+				    LINUX_S_ISREG(in.i_mode)))
+			continue;
+		pctx_clear(&pctx);
+		pctx.ino = ino;
+		pctx.num = sb->s_first_ino;
+		if (fix_problem(ctx, PR_0_FIRST_INO_IN_USE, &pctx)) {
+			sb->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+			ext2fs_mark_super_dirty(fs);
+		}
+		return;
+	}
+}
+
 static void check_special_inodes(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -704,6 +743,7 @@ void check_super(struct fsck_ctx *ctx)
 	if (ctx->abort)
 		return;
 	check_backup(ctx);
+	check_first_ino(ctx);
 	check_special_inodes(ctx);
 	check_journal_backup(ctx);
 	check_hurd(ctx);

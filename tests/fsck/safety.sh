@@ -85,6 +85,9 @@ jdesc_tag() {
 		sed -n 2p)
 	[ -n "$b" ] && dbg "zap_block -f <8> -o 12 -l 4 -p 0x11 $b"
 }
+# bytes across reserved inodes 9 and 10 (1k blocks, 256-byte inodes):
+# the sweep's seed 2200051 on ib64
+reserved_junk() { dbg "zap_block -o 245 -l 64 -p 0x1e $(($(loc 0 it) + 2))"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
