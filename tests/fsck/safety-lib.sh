@@ -6,10 +6,14 @@
 # repair loses it too), and exit 0/1 only when our -fn and the
 # reference's -fn are both clean afterwards.
 #
-# The caller sets work (scratch directory), top_srcdir and ours, and
+# The caller sets work (scratch directory), top_srcdir, top_builddir and
+# ours (E2X_TUNE2FS and E2X_DEBUGFS may name the tune2fs and debugfs
+# that convert and damage the itree images), and
 # sources tests/loop.sh first.
 
 ref=/usr/sbin/e2fsck
+tune2fs=${E2X_TUNE2FS:-$top_builddir/tune2fs/tune2fs}
+e2x_debugfs=${E2X_DEBUGFS:-$top_builddir/debugfs/debugfs}
 ref_mkfs=/usr/sbin/mke2fs
 ref_debugfs=/usr/sbin/debugfs
 mnt=$work/mnt
@@ -28,10 +32,11 @@ safety_can_run() {
 	[ -x "$ours" ] || { echo "$ours not built"; return 1; }
 }
 
-# base_image NAME SIZE OPTS SEED OPS [crash|crashdirs]: a file system formatted by
-# the reference mke2fs and filled by the kernel (workload.py), kept in
-# $work/base-NAME.img.  With "crash" the image is copied while still
-# mounted after a sync: the journal is live and needs recovery.
+# base_image NAME SIZE OPTS SEED OPS [crash|crashdirs|itree]: a file
+# system formatted by the reference mke2fs and filled by the kernel
+# (workload.py), kept in $work/base-NAME.img.  With "crash" the image is
+# copied while still mounted after a sync: the journal is live and needs
+# recovery.  With "itree" our tune2fs converts it afterwards.
 base_image() {
 	img=$work/base-$1.img
 	[ -f "$img" ] && return 0
@@ -62,6 +67,13 @@ base_image() {
 		mv "$img.crash" "$img"
 		"$ref_debugfs" -R stats "$img" 2>/dev/null |
 			grep -q needs_recovery || return 1
+	elif [ "${6:-}" = itree ]; then
+		# the reference checks it first, then our tune2fs indexes
+		# its big directories with itrees (the reference cannot
+		# open that: our -fn judges it)
+		"$ref" -fn "$img" >/dev/null 2>&1 &&
+			"$tune2fs" -O itree "$img" >/dev/null 2>&1 &&
+			"$ours" -fn "$img" >/dev/null 2>&1 || return 1
 	else
 		"$ref" -fn "$img" >/dev/null 2>&1 || return 1
 	fi
@@ -99,16 +111,23 @@ lost() {
 check_repair() {
 	name=$1 dimg=$2 expect=$3
 	contents "$dimg" "$work/before"
-	cp "$dimg" "$work/refcopy.img"
-	"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
-	"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
-	contents "$work/refcopy.img" "$work/refkept"
+	if [ "$sr_itree" = 1 ]; then
+		# no reference repair to compare with: every file readable
+		# before must be kept
+		cp "$work/before" "$work/refkept"
+	else
+		cp "$dimg" "$work/refcopy.img"
+		"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
+		"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
+		contents "$work/refcopy.img" "$work/refkept"
+	fi
 	E2X_FSCK_WRITE_LOG=$work/writes "$ours" -fy "$dimg" >"$work/fy.log" 2>&1
 	rc=$?
 	"$ours" -fn "$dimg" >"$work/fn.log" 2>&1
 	ourn=$?
 	"$ref" -fn "$dimg" >"$work/refn.log" 2>&1
 	refn=$?
+	[ "$sr_itree" = 1 ] && refn=0	# it cannot open itree
 	contents "$dimg" "$work/after"
 	why=
 	if [ "$rc" -ge 16 ] || [ "$ourn" -ge 16 ] ||
@@ -155,6 +174,8 @@ make_image() {
 	IFS='	' read -r _ size opts seed ops crash <<EOF2
 $line
 EOF2
+	sr_itree=0
+	[ "${crash:-}" = itree ] && sr_itree=1
 	base_image "$1" "$size" "$opts" "$seed" "$ops" "${crash:-}"
 }
 
@@ -178,7 +199,13 @@ sweep() {
 		python3 "$top_srcdir/tests/fsck/damage_gen.py" "$dimg" "$s" \
 			>"$work/cmds"
 		sum=$(sha256sum <"$dimg")
-		"$ref_debugfs" -w -n -f "$work/cmds" "$dimg" >/dev/null 2>&1
+		# the reference cannot open an itree file system for writing
+		if [ "$sr_itree" = 1 ]; then
+			"$e2x_debugfs" -w -f "$work/cmds" "$dimg" >/dev/null 2>&1
+		else
+			"$ref_debugfs" -w -n -f "$work/cmds" "$dimg" \
+				>/dev/null 2>&1
+		fi
 		if [ "$(sha256sum <"$dimg")" = "$sum" ]; then
 			sw_noop=$((sw_noop + 1)); continue
 		fi
