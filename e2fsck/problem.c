@@ -141,6 +141,9 @@ static const struct problem_row rows[] = {
 { PR_0_FIRST_INO_IN_USE, PROMPT_FIX, 0,
   "The first inode is {num}, but inode {ino} below it is a file or "
   "directory in use: the field is damaged and goes back to 11" },
+{ PR_0_GD_FROM_BACKUP, PROMPT_FIX, 0,
+  "Group {group}'s {str} at {blk} cannot be there; the backup group "
+  "descriptors place it at {num}, where nothing else is: use that" },
 /* Pass 1 */
 { PR_1_INODE_CSUM, PROMPT_FIX, 0,
   "Inode {ino}'s checksum does not match its contents" },

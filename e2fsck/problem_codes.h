@@ -59,6 +59,7 @@
 #define PR_0_CSUM_TYPE			0x000041
 #define PR_0_JOURNAL_REPLAYED_PART	0x000042
 #define PR_0_FIRST_INO_IN_USE		0x000043
+#define PR_0_GD_FROM_BACKUP		0x000044
 
 /* Pass 1: inodes. */
 #define PR_1_INODE_CSUM			0x010001

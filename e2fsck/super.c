@@ -201,6 +201,39 @@ static const char *const meta_name[E2X_GM_KINDS] = {
 };
 
 /*
+ * Group G's metadata K cannot be where the descriptor says: where the
+ * backup descriptors put it, when that is in range and on blocks nothing
+ * else owns, is where it was (locations change only by tools that write
+ * every copy).  1 when the descriptor points there now (claimed).
+ */
+static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
+			       dgrp_t g, enum e2x_group_meta k)
+{
+	ext2_filsys fs = ctx->fs;
+	blk64_t b = e2x_group_meta_loc(fs, g, k), was, lo, hi;
+	blk64_t n = e2x_group_meta_len(fs, k);
+	struct problem_ctx pctx;
+
+	meta_range(fs, g, &lo, &hi);
+	if (e2x_group_meta_backup_loc(fs, g, k, &was) || was == b ||
+	    was < lo || was > hi || hi - was < n - 1 ||
+	    !ext2fs_test_block_bitmap_range2(owned, was, n))
+		return 0;
+	pctx_clear(&pctx);
+	pctx.group = g;
+	pctx.blk = b;
+	pctx.num = was;
+	pctx.str = meta_name[k];
+	if (!fix_problem(ctx, PR_0_GD_FROM_BACKUP, &pctx))
+		return 0;
+	e2x_group_meta_set(fs, g, k, was);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	ext2fs_mark_block_bitmap_range2(owned, was, n);
+	return 1;
+}
+
+/*
  * Group G's metadata K: in its range and on blocks no other metadata
  * owns (OWNED, per block), it is claimed there; otherwise it is reported
  * and noted for relocation (relocate.c), and from now on the descriptor
@@ -224,6 +257,8 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 		ext2fs_mark_block_bitmap_range2(owned, b, n);
 		return;
 	}
+	if (restore_from_backup(ctx, owned, g, k))
+		return;
 	pctx_clear(&pctx);
 	pctx.group = g;
 	pctx.blk = b;
@@ -231,9 +266,83 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	fsck_relocate_note(ctx, g, k, fix_problem(ctx, code, &pctx));
 }
 
+/* Every block set in FROM (FIRST to LAST) set in TO too. */
+static void mark_all(ext2fs_block_bitmap to, ext2fs_block_bitmap from,
+		     blk64_t first, blk64_t last)
+{
+	blk64_t b = first;
+
+	while (!ext2fs_find_first_set_block_bitmap2(from, b, last, &b)) {
+		ext2fs_mark_block_bitmap2(to, b);
+		if (b++ == last)
+			break;
+	}
+}
+
+struct jclaim {
+	ext2fs_block_bitmap owned;	/* superblocks and descriptors */
+	ext2fs_block_bitmap jmap;	/* the journal's blocks so far */
+	blk64_t total;
+	int bad;			/* a block out of range or owned */
+};
+
+static int jclaim_block(ext2_filsys fs, blk64_t *b, e2_blkcnt_t cnt,
+			blk64_t ref, int off, void *arg)
+{
+	struct jclaim *jc = arg;
+
+	(void)cnt;
+	(void)ref;
+	(void)off;
+	if (!fsck_block_in_fs(fs, *b) ||
+	    ext2fs_test_block_bitmap2(jc->owned, *b) ||
+	    ext2fs_test_block_bitmap2(jc->jmap, *b)) {
+		jc->bad = 1;
+		return BLOCK_ABORT;
+	}
+	ext2fs_mark_block_bitmap2(jc->jmap, *b);
+	jc->total++;
+	return 0;
+}
+
+/*
+ * The internal journal's blocks, when its inode leads to a journal that
+ * loads (its superblock where the map says) and maps only blocks of its
+ * own inside the file system: proved, they are the journal's and any
+ * group metadata placed on them is what is wrong (the kernel would
+ * replay the log over it).  Marked in OWNED; nothing when unproved.
+ */
+static void claim_journal(struct fsck_ctx *ctx, ext2fs_block_bitmap owned)
+{
+	ext2_filsys fs = ctx->fs;
+	struct e2x_journal_opts o = { 0 };
+	struct e2x_journal *j = NULL;
+	struct jclaim jc = { .owned = owned };
+	int proved;
+
+	if (!ext2fs_has_feature_journal(fs->super) ||
+	    !fs->super->s_journal_inum ||
+	    ext2fs_has_feature_journal_dev(fs->super) ||
+	    e2x_journal_load(fs, &o, &j))
+		return;
+	proved = !e2x_journal_used_backup(j);
+	e2x_journal_free(j);
+	if (!proved || ext2fs_allocate_subcluster_bitmap(fs, "journal",
+							 &jc.jmap))
+		return;
+	if (!ext2fs_block_iterate3(fs, fs->super->s_journal_inum,
+				   BLOCK_FLAG_READ_ONLY, NULL, jclaim_block,
+				   &jc) &&
+	    !jc.bad && jc.total)
+		mark_all(owned, jc.jmap, fs->super->s_first_data_block,
+			 ext2fs_blocks_count(fs->super) - 1);
+	ext2fs_free_block_bitmap(jc.jmap);
+}
+
 /*
  * Every block has at most one owner: superblocks and descriptors first,
- * then the inode tables (they hold the inodes: kept where they are when
+ * the journal's blocks when they are proved (claim_journal), then the
+ * inode tables (they hold the inodes: kept where they are when
  * they can be), then the bitmaps (pass 5 rebuilds them wherever they go).
  * The map of owners is the one the write guard allows (guard.c).
  */
@@ -251,6 +360,7 @@ static void check_placement(struct fsck_ctx *ctx)
 		ctx->exit_extra |= FSCK_ERROR;
 		return;
 	}
+	claim_journal(ctx, ctx->guard_meta);
 	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
 		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
 			place_meta(ctx, ctx->guard_meta, g, order[i]);

@@ -98,6 +98,24 @@ contents() {
 	rm -rf "$work/dump"
 }
 
+# truth BASE: the files of the undamaged image BASE (once its journal is
+# recovered by the reference; as it is for itree) in $work/truth-BASE.
+truth() {
+	[ -f "$work/truth-$1" ] && return 0
+	cp "$work/base-$1.img" "$work/truth.img"
+	if [ "$sr_itree" != 1 ]; then
+		"$ref" -fy "$work/truth.img" >/dev/null 2>&1
+		"$ref" -fy "$work/truth.img" >/dev/null 2>&1
+	fi
+	contents "$work/truth.img" "$work/truth-$1"
+	rm -f "$work/truth.img"
+}
+
+# journal_sum IMG: a hash of the internal journal's contents (inode 8).
+journal_sum() {
+	"$ref_debugfs" -c -R "cat <8>" "$1" 2>/dev/null | sha256sum
+}
+
 # lost BEFORE AFTER: the hashes of BEFORE missing from AFTER (counted).
 lost() {
 	comm -23 "$1" "$2"
@@ -105,11 +123,14 @@ lost() {
 
 # check_repair NAME IMG EXPECT: run our -fy on IMG (damaged) and judge.
 # EXPECT is "fixed" (exit 1, both -fn clean afterwards, every file the
-# reference's repair keeps kept too) or "any" (the
+# reference's repair keeps kept too), "fixed-jkeep" (fixed, and the
+# journal's contents as they were) or "any" (the
 # property run: exit 0/1 only when clean; else 4 or 8 with nothing lost
 # that the reference keeps).  Prints one line; returns 1 on a failure.
 check_repair() {
 	name=$1 dimg=$2 expect=$3
+	jsum=
+	[ "$expect" = fixed-jkeep ] && jsum=$(journal_sum "$dimg")
 	contents "$dimg" "$work/before"
 	if [ "$sr_itree" = 1 ]; then
 		# no reference repair to compare with: every file readable
@@ -133,11 +154,11 @@ check_repair() {
 	if [ "$rc" -ge 16 ] || [ "$ourn" -ge 16 ] ||
 		grep -q 'runtime error:\|AddressSanitizer' "$work/fy.log" "$work/fn.log"; then
 		why="crashed, did not run or a sanitizer report (exit $rc, then $ourn)"
-	elif [ "$rc" -ge 8 ] && [ "$expect" = fixed ]; then
+	elif [ "$rc" -ge 8 ] && [ "${expect%-jkeep}" = fixed ]; then
 		why="-fy exit $rc"
 	elif [ "$rc" -le 1 ] && { [ $ourn != 0 ] || [ $refn != 0 ]; }; then
 		why="-fy exit $rc but afterwards our -fn $ourn, reference -fn $refn"
-	elif [ "$expect" = fixed ] && [ "$rc" != 1 ]; then
+	elif [ "${expect%-jkeep}" = fixed ] && [ "$rc" != 1 ]; then
 		why="-fy exit $rc, want 1"
 	fi
 	lost "$work/before" "$work/after" >"$work/lost"
@@ -146,9 +167,17 @@ check_repair() {
 	n=$(wc -l <"$work/lost-kept")
 	[ "$n" = 0 ] || why="${why:+$why; }$n file(s) readable before are not after"
 	# a repair called complete keeps at least what the reference's keeps
-	if [ "$expect" = fixed ]; then
-		n=$(lost "$work/refkept" "$work/after" | wc -l)
+	if [ "${expect%-jkeep}" = fixed ]; then
+		# ... of the files the undamaged image holds: what else the
+		# reference keeps it made up (inodes read out of the journal
+		# where a misplaced table points)
+		truth "$sr_base"
+		comm -12 "$work/refkept" "$work/truth-$sr_base" >"$work/refreal"
+		n=$(lost "$work/refreal" "$work/after" | wc -l)
 		[ "$n" = 0 ] || why="${why:+$why; }$n file(s) the reference's repair keeps are not kept"
+	fi
+	if [ "$expect" = fixed-jkeep ] && [ "$(journal_sum "$dimg")" != "$jsum" ]; then
+		why="${why:+$why; }the journal's contents changed"
 	fi
 	if [ -s "$work/writes" ] && grep -q '^REFUSED' "$work/writes"; then
 		why="${why:+$why; }the write guard refused: $(grep -m1 '^REFUSED' "$work/writes")"
@@ -174,7 +203,7 @@ make_image() {
 	IFS='	' read -r _ size opts seed ops crash <<EOF2
 $line
 EOF2
-	sr_itree=0
+	sr_itree=0 sr_base=$1
 	[ "${crash:-}" = itree ] && sr_itree=1
 	base_image "$1" "$size" "$opts" "$seed" "$ops" "${crash:-}"
 }

@@ -88,6 +88,13 @@ jdesc_tag() {
 # bytes across reserved inodes 9 and 10 (1k blocks, 256-byte inodes):
 # the sweep's seed 2200051 on ib64
 reserved_junk() { dbg "zap_block -o 245 -l 64 -p 0x1e $(($(loc 0 it) + 2))"; }
+# group 3's inode table (its inodes said in use: no uninit flag, none
+# unused) moved onto the journal, the descriptor checksum recomputed
+itable_on_journal() {
+	j=$("$ref_debugfs" -R "bmap <8> 1" "$dimg" 2>/dev/null)
+	[ -n "$j" ] && dbg "set_bg 3 inode_table $j" && dbg "set_bg 3 flags 4" &&
+		dbg "set_bg 3 itable_unused 0" && dbg "set_bg 3 checksum calc"
+}
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
