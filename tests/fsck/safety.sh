@@ -20,7 +20,15 @@ trap 'loop_cleanup; rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM
 why=$(safety_can_run) || { echo "SKIP: $why"; exit 77; }
 
-dbg() { "$ref_debugfs" -w -n -R "$1" "$dimg" >/dev/null 2>&1; }
+# the damage, by the reference debugfs (ours on itree: the reference
+# cannot open it for writing)
+dbg() {
+	if [ "$sr_itree" = 1 ]; then
+		"$e2x_debugfs" -w -R "$1" "$dimg" >/dev/null 2>&1
+	else
+		"$ref_debugfs" -w -n -R "$1" "$dimg" >/dev/null 2>&1
+	fi
+}
 loc() {	# loc G bb|ib|it: where dumpe2fs says group G's metadata is
 	/usr/sbin/dumpe2fs "$dimg" 2>/dev/null | awk -v g="$1" -v k="$2" '
 		$1 == "Group" { on = ($2 + 0 == g) }
