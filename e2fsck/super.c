@@ -200,6 +200,21 @@ static const char *const meta_name[E2X_GM_KINDS] = {
 	"block bitmap", "inode bitmap", "inode table"
 };
 
+/* Do N blocks from B lie on the proved journal (JMAP, or NULL)? */
+static int on_journal(ext2fs_block_bitmap jmap, blk64_t b, blk64_t n)
+{
+	return jmap && !ext2fs_test_block_bitmap_range2(jmap, b, n);
+}
+
+/* The backup descriptors put group G's K at B too. */
+static int backup_agrees(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
+			 blk64_t b)
+{
+	blk64_t was;
+
+	return !e2x_group_meta_backup_loc(fs, g, k, &was) && was == b;
+}
+
 /*
  * Group G's metadata K cannot be where the descriptor says: where the
  * backup descriptors put it, when that is in range and on blocks nothing
@@ -207,7 +222,8 @@ static const char *const meta_name[E2X_GM_KINDS] = {
  * every copy).  1 when the descriptor points there now (claimed).
  */
 static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
-			       dgrp_t g, enum e2x_group_meta k)
+			       ext2fs_block_bitmap jmap, dgrp_t g,
+			       enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
 	blk64_t b = e2x_group_meta_loc(fs, g, k), was, lo, hi;
@@ -217,7 +233,8 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	meta_range(fs, g, &lo, &hi);
 	if (e2x_group_meta_backup_loc(fs, g, k, &was) || was == b ||
 	    was < lo || was > hi || hi - was < n - 1 ||
-	    !ext2fs_test_block_bitmap_range2(owned, was, n))
+	    !ext2fs_test_block_bitmap_range2(owned, was, n) ||
+	    on_journal(jmap, was, n))
 		return 0;
 	pctx_clear(&pctx);
 	pctx.group = g;
@@ -240,7 +257,8 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
  * points nowhere.
  */
 static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
-		       dgrp_t g, enum e2x_group_meta k)
+		       ext2fs_block_bitmap jmap, dgrp_t g,
+		       enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
 	blk64_t b = e2x_group_meta_loc(fs, g, k);
@@ -253,11 +271,14 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 		code = out_of_range[k];
 	else if (!ext2fs_test_block_bitmap_range2(owned, b, n))
 		code = PR_0_GD_OVERLAP;
+	else if (on_journal(jmap, b, n) && !backup_agrees(fs, g, k, b))
+		code = PR_0_GD_OVERLAP;	/* where the backup has it, the
+					 * journal's map is what is wrong */
 	else {
 		ext2fs_mark_block_bitmap_range2(owned, b, n);
 		return;
 	}
-	if (restore_from_backup(ctx, owned, g, k))
+	if (restore_from_backup(ctx, owned, jmap, g, k))
 		return;
 	pctx_clear(&pctx);
 	pctx.group = g;
@@ -308,11 +329,13 @@ static int jclaim_block(ext2_filsys fs, blk64_t *b, e2_blkcnt_t cnt,
 /*
  * The internal journal's blocks, when its inode leads to a journal that
  * loads (its superblock where the map says) and maps only blocks of its
- * own inside the file system: proved, they are the journal's and any
- * group metadata placed on them is what is wrong (the kernel would
- * replay the log over it).  Marked in OWNED; nothing when unproved.
+ * own inside the file system: proved, they are the journal's, and group
+ * metadata placed on them is what is wrong (the kernel would replay the
+ * log over it) unless the backup descriptors place it there too.  The
+ * map of them (the caller frees it), or NULL when unproved.
  */
-static void claim_journal(struct fsck_ctx *ctx, ext2fs_block_bitmap owned)
+static ext2fs_block_bitmap claim_journal(struct fsck_ctx *ctx,
+					 ext2fs_block_bitmap owned)
 {
 	ext2_filsys fs = ctx->fs;
 	struct e2x_journal_opts o = { 0 };
@@ -324,19 +347,19 @@ static void claim_journal(struct fsck_ctx *ctx, ext2fs_block_bitmap owned)
 	    !fs->super->s_journal_inum ||
 	    ext2fs_has_feature_journal_dev(fs->super) ||
 	    e2x_journal_load(fs, &o, &j))
-		return;
+		return NULL;
 	proved = !e2x_journal_used_backup(j);
 	e2x_journal_free(j);
 	if (!proved || ext2fs_allocate_subcluster_bitmap(fs, "journal",
 							 &jc.jmap))
-		return;
+		return NULL;
 	if (!ext2fs_block_iterate3(fs, fs->super->s_journal_inum,
 				   BLOCK_FLAG_READ_ONLY, NULL, jclaim_block,
 				   &jc) &&
 	    !jc.bad && jc.total)
-		mark_all(owned, jc.jmap, fs->super->s_first_data_block,
-			 ext2fs_blocks_count(fs->super) - 1);
+		return jc.jmap;
 	ext2fs_free_block_bitmap(jc.jmap);
+	return NULL;
 }
 
 /*
@@ -352,6 +375,7 @@ static void check_placement(struct fsck_ctx *ctx)
 	static const enum e2x_group_meta order[E2X_GM_KINDS] = {
 		E2X_GM_INODE_TABLE, E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
 	};
+	ext2fs_block_bitmap jmap;
 	dgrp_t g;
 	int i;
 
@@ -360,10 +384,15 @@ static void check_placement(struct fsck_ctx *ctx)
 		ctx->exit_extra |= FSCK_ERROR;
 		return;
 	}
-	claim_journal(ctx, ctx->guard_meta);
+	jmap = claim_journal(ctx, ctx->guard_meta);
 	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
 		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
-			place_meta(ctx, ctx->guard_meta, g, order[i]);
+			place_meta(ctx, ctx->guard_meta, jmap, g, order[i]);
+	if (!jmap)
+		return;
+	mark_all(ctx->guard_meta, jmap, fs->super->s_first_data_block,
+		 ext2fs_blocks_count(fs->super) - 1);
+	ext2fs_free_block_bitmap(jmap);
 }
 
 static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)

@@ -103,6 +103,9 @@ itable_on_journal() {
 	[ -n "$j" ] && dbg "set_bg 3 inode_table $j" && dbg "set_bg 3 flags 4" &&
 		dbg "set_bg 3 itable_unused 0" && dbg "set_bg 3 checksum calc"
 }
+# the reverse: a journal block pointer of ext3 aimed at group 0's inode
+# table (the table is where the backup descriptors have it: it stays)
+jblock_on_itable() { dbg "sif <8> block[5] $(loc 0 it)"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 gd_csum_flip() {
 	c=$(/usr/sbin/dumpe2fs "$dimg" 2>/dev/null |
