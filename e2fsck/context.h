@@ -218,8 +218,11 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
-/* What makes superblock SB contradict itself, or NULL (super.c). */
+/* What makes superblock SB contradict itself, or NULL; the field primary
+ * P has wrong by its backup B, or NULL (super_trust.c). */
 const char *fsck_super_contradiction(const struct ext2_super_block *sb);
+const char *fsck_super_disagrees(const struct ext2_super_block *p,
+				 const struct ext2_super_block *b);
 
 /* guard.c: the write guard's policy over every writable open. */
 void fsck_guard_start(struct fsck_ctx *ctx);

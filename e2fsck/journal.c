@@ -222,12 +222,18 @@ static int recover(struct fsck_ctx *ctx)
 		o.flags |= E2X_JOURNAL_DRY_RUN;
 	err = e2x_journal_recover(ctx->fs, &o, r);
 	ctx->have_jres = 1;
-	if (err && (dry || err == E2X_ERR_JOURNAL_CSUM)) {
+	if (err && dry) {
 		jproblem(ctx, PR_0_JOURNAL_RECOVER_FAILED, error_message(err),
 			 0, 0);
-		if (dry)
-			return 0;
-		/* the library left the device in the state e2fsck sets */
+		return 0;
+	}
+	if (err == E2X_ERR_JOURNAL_CSUM) {
+		/* the log up to the damaged transaction is written back and
+		 * the journal emptied, as the kernel's replay leaves it: a
+		 * change made, not an error left (the passes check the rest) */
+		jproblem(ctx, PR_0_JOURNAL_REPLAYED_PART, error_message(err),
+			 r->transactions, 0);
+		ctx->problems_fixed++;
 		return reopen(ctx, NULL) ? -1 : 0;
 	}
 	if (err) {

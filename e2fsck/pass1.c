@@ -641,8 +641,13 @@ static void check_reserved(struct p1_inode *st)
 		}
 		return;
 	}
-	if (in->i_mode && ino != EXT2_BOOT_LOADER_INO &&
-	    ino != EXT2_ROOT_INO)
+	/* the inodes no feature uses are all zeros: one with a mode is
+	 * garbage through and through (flags included), cleared whole */
+	if (in->i_mode && ino != EXT2_BAD_INO &&
+	    ino < EXT2_GOOD_OLD_FIRST_INO && ino != EXT2_BOOT_LOADER_INO)
+		report(st, PR_1_RESERVED_JUNK, in->i_mode, 0, NULL);
+	else if (in->i_mode && ino != EXT2_BOOT_LOADER_INO &&
+		 ino != EXT2_ROOT_INO)
 		report(st, PR_1_RESERVED_MODE, in->i_mode, 0, NULL);
 	else if (ino == EXT2_BOOT_LOADER_INO && LINUX_S_ISDIR(in->i_mode))
 		report(st, PR_1_RESERVED_MODE, in->i_mode, 0, NULL);

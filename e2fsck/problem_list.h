@@ -129,6 +129,19 @@ PROBLEM(PR_0_META_BG_RESIZE, 0x000030, PROMPT_FIX, P,
 	"Both meta_bg and resize_inode are set; resize_inode must go")
 PROBLEM(PR_0_JOURNAL_RECREATE, 0x000040, PROMPT_CREATE, P,
 	"The journal was cleared; the file system has none now")
+PROBLEM(PR_0_CSUM_TYPE, 0x000041, PROMPT_FIX, 0,
+	"The superblock names checksum type {num}, but metadata checksums "
+	"come in one type only (crc32c) and no backup superblock says more")
+PROBLEM(PR_0_JOURNAL_REPLAYED_PART, 0x000042, PROMPT_NONE, PR_INFO | PR_CHANGED,
+	"Journal recovery stopped at a block that fails its checksum ({str}): "
+	"{num} transaction(s) before it written back, the rest of the log "
+	"dropped")
+PROBLEM(PR_0_FIRST_INO_IN_USE, 0x000043, PROMPT_FIX, 0,
+	"The first inode is {num}, but inode {ino} below it is a file or "
+	"directory in use: the field is damaged and goes back to 11")
+PROBLEM(PR_0_GD_FROM_BACKUP, 0x000044, PROMPT_FIX, 0,
+	"Group {group}'s {str} at {blk} cannot be there; the backup group "
+	"descriptors place it at {num}, where nothing else is: use that")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,
@@ -307,6 +320,9 @@ PROBLEM(PR_1_INLINE_AND_EXT_DATA, 0x01004a, PROMPT_CLEAR_FLAG, 0,
 PROBLEM(PR_1_INLINE_AND_EXT_MAP, 0x01004b, PROMPT_CLEAR_FLAG, 0,
 	"Inode {ino} claims both inline data and an extent tree; its block "
 	"area reads as a block map: both flags go")
+PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
+	"Reserved inode {ino}, which nothing uses, is not all zeros (it has a "
+	"file mode)")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -59,42 +59,6 @@ uint64_t groups_free(ext2_filsys fs, int blocks)
 	return n > max ? max : n;
 }
 
-/*
- * Fields of a superblock that cannot all be true at once: a superblock
- * saying so is damaged, whatever its checksum says, and is not trusted
- * while a backup can stand in for it.  What is wrong, or NULL.
- */
-const char *fsck_super_contradiction(const struct ext2_super_block *sb)
-{
-	unsigned int isize = sb->s_inode_size;
-	unsigned int bsize;
-
-	if (sb->s_log_block_size > EXT2_MAX_BLOCK_LOG_SIZE -
-					   EXT2_MIN_BLOCK_LOG_SIZE)
-		return "block size";
-	bsize = EXT2_MIN_BLOCK_SIZE << sb->s_log_block_size;
-	if (sb->s_rev_level == EXT2_GOOD_OLD_REV) {
-		if (sb->s_feature_compat || sb->s_feature_incompat ||
-		    sb->s_feature_ro_compat)
-			return "revision 0 with feature flags";
-		if (isize > EXT2_GOOD_OLD_INODE_SIZE)
-			return "revision 0 with large inodes";
-		return NULL;
-	}
-	if (isize < EXT2_GOOD_OLD_INODE_SIZE || isize > bsize ||
-	    (isize & (isize - 1)))
-		return "inode size";
-	/* past the inode count, every inode of the file system would be
-	 * "reserved" and cleared: the field is damaged, not the files */
-	if (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO ||
-	    sb->s_first_ino > sb->s_inodes_count)
-		return "first inode";
-	if ((sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    sb->s_checksum_type != EXT2_CRC32C_CHKSUM)
-		return "checksum type";
-	return NULL;
-}
-
 /* The layout every bitmap read relies on (libext2fs overruns its buffers
  * on others): the first data block and the clusters per group. */
 int fsck_geometry_sane(ext2_filsys fs)
@@ -236,6 +200,56 @@ static const char *const meta_name[E2X_GM_KINDS] = {
 	"block bitmap", "inode bitmap", "inode table"
 };
 
+/* Do N blocks from B lie on the proved journal (JMAP, or NULL)? */
+static int on_journal(ext2fs_block_bitmap jmap, blk64_t b, blk64_t n)
+{
+	return jmap && !ext2fs_test_block_bitmap_range2(jmap, b, n);
+}
+
+/* The backup descriptors put group G's K at B too. */
+static int backup_agrees(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
+			 blk64_t b)
+{
+	blk64_t was;
+
+	return !e2x_group_meta_backup_loc(fs, g, k, &was) && was == b;
+}
+
+/*
+ * Group G's metadata K cannot be where the descriptor says: where the
+ * backup descriptors put it, when that is in range and on blocks nothing
+ * else owns, is where it was (locations change only by tools that write
+ * every copy).  1 when the descriptor points there now (claimed).
+ */
+static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
+			       ext2fs_block_bitmap jmap, dgrp_t g,
+			       enum e2x_group_meta k)
+{
+	ext2_filsys fs = ctx->fs;
+	blk64_t b = e2x_group_meta_loc(fs, g, k), was, lo, hi;
+	blk64_t n = e2x_group_meta_len(fs, k);
+	struct problem_ctx pctx;
+
+	meta_range(fs, g, &lo, &hi);
+	if (e2x_group_meta_backup_loc(fs, g, k, &was) || was == b ||
+	    was < lo || was > hi || hi - was < n - 1 ||
+	    !ext2fs_test_block_bitmap_range2(owned, was, n) ||
+	    on_journal(jmap, was, n))
+		return 0;
+	pctx_clear(&pctx);
+	pctx.group = g;
+	pctx.blk = b;
+	pctx.num = was;
+	pctx.str = meta_name[k];
+	if (!fix_problem(ctx, PR_0_GD_FROM_BACKUP, &pctx))
+		return 0;
+	e2x_group_meta_set(fs, g, k, was);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	ext2fs_mark_block_bitmap_range2(owned, was, n);
+	return 1;
+}
+
 /*
  * Group G's metadata K: in its range and on blocks no other metadata
  * owns (OWNED, per block), it is claimed there; otherwise it is reported
@@ -243,7 +257,8 @@ static const char *const meta_name[E2X_GM_KINDS] = {
  * points nowhere.
  */
 static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
-		       dgrp_t g, enum e2x_group_meta k)
+		       ext2fs_block_bitmap jmap, dgrp_t g,
+		       enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
 	blk64_t b = e2x_group_meta_loc(fs, g, k);
@@ -256,10 +271,15 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 		code = out_of_range[k];
 	else if (!ext2fs_test_block_bitmap_range2(owned, b, n))
 		code = PR_0_GD_OVERLAP;
+	else if (on_journal(jmap, b, n) && !backup_agrees(fs, g, k, b))
+		code = PR_0_GD_OVERLAP;	/* where the backup has it, the
+					 * journal's map is what is wrong */
 	else {
 		ext2fs_mark_block_bitmap_range2(owned, b, n);
 		return;
 	}
+	if (restore_from_backup(ctx, owned, jmap, g, k))
+		return;
 	pctx_clear(&pctx);
 	pctx.group = g;
 	pctx.blk = b;
@@ -267,9 +287,85 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	fsck_relocate_note(ctx, g, k, fix_problem(ctx, code, &pctx));
 }
 
+/* Every block set in FROM (FIRST to LAST) set in TO too. */
+static void mark_all(ext2fs_block_bitmap to, ext2fs_block_bitmap from,
+		     blk64_t first, blk64_t last)
+{
+	blk64_t b = first;
+
+	while (!ext2fs_find_first_set_block_bitmap2(from, b, last, &b)) {
+		ext2fs_mark_block_bitmap2(to, b);
+		if (b++ == last)
+			break;
+	}
+}
+
+struct jclaim {
+	ext2fs_block_bitmap owned;	/* superblocks and descriptors */
+	ext2fs_block_bitmap jmap;	/* the journal's blocks so far */
+	blk64_t total;
+	int bad;			/* a block out of range or owned */
+};
+
+static int jclaim_block(ext2_filsys fs, blk64_t *b, e2_blkcnt_t cnt,
+			blk64_t ref, int off, void *arg)
+{
+	struct jclaim *jc = arg;
+
+	(void)cnt;
+	(void)ref;
+	(void)off;
+	if (!fsck_block_in_fs(fs, *b) ||
+	    ext2fs_test_block_bitmap2(jc->owned, *b) ||
+	    ext2fs_test_block_bitmap2(jc->jmap, *b)) {
+		jc->bad = 1;
+		return BLOCK_ABORT;
+	}
+	ext2fs_mark_block_bitmap2(jc->jmap, *b);
+	jc->total++;
+	return 0;
+}
+
+/*
+ * The internal journal's blocks, when its inode leads to a journal that
+ * loads (its superblock where the map says) and maps only blocks of its
+ * own inside the file system: proved, they are the journal's, and group
+ * metadata placed on them is what is wrong (the kernel would replay the
+ * log over it) unless the backup descriptors place it there too.  The
+ * map of them (the caller frees it), or NULL when unproved.
+ */
+static ext2fs_block_bitmap claim_journal(struct fsck_ctx *ctx,
+					 ext2fs_block_bitmap owned)
+{
+	ext2_filsys fs = ctx->fs;
+	struct e2x_journal_opts o = { 0 };
+	struct e2x_journal *j = NULL;
+	struct jclaim jc = { .owned = owned };
+	int proved;
+
+	if (!ext2fs_has_feature_journal(fs->super) ||
+	    !fs->super->s_journal_inum ||
+	    ext2fs_has_feature_journal_dev(fs->super) ||
+	    e2x_journal_load(fs, &o, &j))
+		return NULL;
+	proved = !e2x_journal_used_backup(j);
+	e2x_journal_free(j);
+	if (!proved || ext2fs_allocate_subcluster_bitmap(fs, "journal",
+							 &jc.jmap))
+		return NULL;
+	if (!ext2fs_block_iterate3(fs, fs->super->s_journal_inum,
+				   BLOCK_FLAG_READ_ONLY, NULL, jclaim_block,
+				   &jc) &&
+	    !jc.bad && jc.total)
+		return jc.jmap;
+	ext2fs_free_block_bitmap(jc.jmap);
+	return NULL;
+}
+
 /*
  * Every block has at most one owner: superblocks and descriptors first,
- * then the inode tables (they hold the inodes: kept where they are when
+ * the journal's blocks when they are proved (claim_journal), then the
+ * inode tables (they hold the inodes: kept where they are when
  * they can be), then the bitmaps (pass 5 rebuilds them wherever they go).
  * The map of owners is the one the write guard allows (guard.c).
  */
@@ -279,6 +375,7 @@ static void check_placement(struct fsck_ctx *ctx)
 	static const enum e2x_group_meta order[E2X_GM_KINDS] = {
 		E2X_GM_INODE_TABLE, E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
 	};
+	ext2fs_block_bitmap jmap;
 	dgrp_t g;
 	int i;
 
@@ -287,9 +384,15 @@ static void check_placement(struct fsck_ctx *ctx)
 		ctx->exit_extra |= FSCK_ERROR;
 		return;
 	}
+	jmap = claim_journal(ctx, ctx->guard_meta);
 	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
 		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
-			place_meta(ctx, ctx->guard_meta, g, order[i]);
+			place_meta(ctx, ctx->guard_meta, jmap, g, order[i]);
+	if (!jmap)
+		return;
+	mark_all(ctx->guard_meta, jmap, fs->super->s_first_data_block,
+		 ext2fs_blocks_count(fs->super) - 1);
+	ext2fs_free_block_bitmap(jmap);
 }
 
 static dgrp_t group_clusters(ext2_filsys fs, dgrp_t g)
@@ -547,6 +650,45 @@ static void check_quota_inodes(struct fsck_ctx *ctx)
 	}
 }
 
+/* Inodes read past 11 for check_first_ino: mke2fs reserves no more. */
+#define FIRST_INO_PROBE 64
+
+/*
+ * A first inode past 11 that no backup corrected (super_trust.c): the
+ * inodes below it are reserved and nothing allocates them, so one that is
+ * a linked file or directory says the field is wrong, not the files
+ * (pass 1 would clear every one of them as "reserved").
+ */
+static void check_first_ino(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct problem_ctx pctx;
+	struct ext2_inode in;
+	ext2_ino_t ino, end;
+
+	if (sb->s_rev_level == EXT2_GOOD_OLD_REV ||
+	    sb->s_first_ino <= EXT2_GOOD_OLD_FIRST_INO)
+		return;
+	end = sb->s_first_ino;
+	if (end > EXT2_GOOD_OLD_FIRST_INO + FIRST_INO_PROBE)
+		end = EXT2_GOOD_OLD_FIRST_INO + FIRST_INO_PROBE;
+	for (ino = EXT2_GOOD_OLD_FIRST_INO; ino < end; ino++) {
+		if (ext2fs_read_inode(fs, ino, &in) || !in.i_links_count ||
+		    in.i_dtime || !(LINUX_S_ISDIR(in.i_mode) ||
+				    LINUX_S_ISREG(in.i_mode)))
+			continue;
+		pctx_clear(&pctx);
+		pctx.ino = ino;
+		pctx.num = sb->s_first_ino;
+		if (fix_problem(ctx, PR_0_FIRST_INO_IN_USE, &pctx)) {
+			sb->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+			ext2fs_mark_super_dirty(fs);
+		}
+		return;
+	}
+}
+
 static void check_special_inodes(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -740,6 +882,7 @@ void check_super(struct fsck_ctx *ctx)
 	if (ctx->abort)
 		return;
 	check_backup(ctx);
+	check_first_ino(ctx);
 	check_special_inodes(ctx);
 	check_journal_backup(ctx);
 	check_hurd(ctx);

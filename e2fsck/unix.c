@@ -481,6 +481,9 @@ static errcode_t open_at(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 	return err;
 }
 
+/* Clusters of a block each bigalloc backup search tries, up to this. */
+#define MAX_CLUSTER_RATIO 256
+
 /* Errors that a backup superblock cannot help with. */
 static int fatal_open_error(errcode_t err)
 {
@@ -504,6 +507,30 @@ static int real_backup(ext2_filsys fs, blk64_t sb, unsigned int bs)
 	       !fsck_super_contradiction(fs->super) && !ext2fs_check_desc(fs);
 }
 
+/*
+ * The field the open primary has wrong by the backup superblock of group
+ * 1, when that backup is one (its magic, its group number) and does not
+ * contradict itself; NULL when they agree or there is no such backup.
+ */
+static const char *backup_disagrees(ext2_filsys fs)
+{
+	struct ext2_super_block *b;
+	const char *why = NULL;
+	char *buf;
+
+	if (fs->group_desc_count < 2 || ext2fs_get_mem(SUPERBLOCK_SIZE, &buf))
+		return NULL;
+	b = (struct ext2_super_block *)buf;
+	if (!io_channel_read_blk64(fs->io, ext2fs_group_first_block2(fs, 1),
+				   -SUPERBLOCK_SIZE, buf) &&
+	    b->s_magic == EXT2_SUPER_MAGIC &&
+	    (b->s_rev_level == EXT2_GOOD_OLD_REV || b->s_block_group_nr == 1) &&
+	    !fsck_super_contradiction(b))
+		why = fsck_super_disagrees(fs->super, b);
+	ext2fs_free_mem(&buf);
+	return why;
+}
+
 /* Why the open primary superblock or its descriptors cannot be trusted
  * while a backup may stand in for them, or NULL. */
 static const char *primary_distrust(ext2_filsys fs)
@@ -511,6 +538,9 @@ static const char *primary_distrust(ext2_filsys fs)
 	const char *why = fsck_super_contradiction(fs->super);
 	errcode_t err;
 
+	if (why)
+		return why;
+	why = backup_disagrees(fs);
 	if (why)
 		return why;
 	err = ext2fs_check_desc(fs);
@@ -540,6 +570,28 @@ static int log_holds_data(ext2_filsys fs)
 }
 
 /*
+ * Group 1's first block at block size BS when it holds a backup that
+ * says so (real_backup), left open in ctx->fs; 0 when none does.  With
+ * bigalloc a group spans a bitmap block's clusters, so each cluster
+ * size is tried: the primary's word on it is what is in doubt.
+ */
+static blk64_t backup_at(struct fsck_ctx *ctx, unsigned int bs)
+{
+	blk64_t ratio, sb;
+
+	for (ratio = 1; ratio <= MAX_CLUSTER_RATIO; ratio <<= 1) {
+		sb = (blk64_t)bs * 8 * ratio + (bs == 1024 && ratio == 1);
+		if (try_open(ctx, sb, bs, &ctx->fs))
+			continue;
+		if (real_backup(ctx->fs, sb, bs))
+			return sb;
+		ext2fs_free(ctx->fs);
+		ctx->fs = NULL;
+	}
+	return 0;
+}
+
+/*
  * The primary could not be used (WHY): check with the backup in group 1
  * instead, for each block size it may have.  0 when one is open.
  */
@@ -550,14 +602,9 @@ static int open_backup(struct fsck_ctx *ctx, const char *why)
 
 	for (bs = ctx->opt.blocksize ? ctx->opt.blocksize : 1024;
 	     bs <= 65536; bs <<= 1) {
-		blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
+		blk64_t sb = backup_at(ctx, bs);
 
-		if (!try_open(ctx, sb, bs, &ctx->fs)) {
-			if (!real_backup(ctx->fs, sb, bs)) {
-				ext2fs_free(ctx->fs);
-				ctx->fs = NULL;
-				continue;
-			}
+		if (sb) {
 			pctx_clear(&pctx);
 			pctx.str = why;
 			pctx.blk = sb;
@@ -578,6 +625,31 @@ static int open_backup(struct fsck_ctx *ctx, const char *why)
 			break;
 	}
 	return -1;
+}
+
+/*
+ * A primary with no backup whose one contradiction is its checksum type:
+ * metadata_csum has only crc32c, so the field is set to it (0), when the
+ * answer is yes.  -1 leaves it as it is.
+ */
+static int fix_csum_type(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block *sb = ctx->fs->super;
+	struct ext2_super_block fixed = *sb;
+	struct problem_ctx pctx;
+
+	fixed.s_checksum_type = EXT2_CRC32C_CHKSUM;
+	if (sb->s_checksum_type == EXT2_CRC32C_CHKSUM ||
+	    fsck_super_contradiction(&fixed))
+		return -1;
+	pctx_clear(&pctx);
+	pctx.num = sb->s_checksum_type;
+	ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+	if (!fix_problem(ctx, PR_0_CSUM_TYPE, &pctx))
+		return -1;
+	sb->s_checksum_type = EXT2_CRC32C_CHKSUM;
+	ext2fs_mark_super_dirty(ctx->fs);
+	return 0;
 }
 
 /* Returns 0 with ctx->fs open, -1 (reported) when nothing can be opened. */
@@ -615,6 +687,8 @@ static int open_fs(struct fsck_ctx *ctx)
 			goto fail;
 		if (!fsck_super_contradiction(ctx->fs->super))
 			goto done;	/* the descriptor checks report it */
+		if (!fix_csum_type(ctx))
+			goto done;
 		/* checked as it is, but nothing is written on its word */
 		ctx->fs_rw = 0;
 		pctx_clear(&pctx);

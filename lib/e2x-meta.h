@@ -19,6 +19,11 @@ blk64_t e2x_group_meta_len(ext2_filsys fs, enum e2x_group_meta k);
 blk64_t e2x_group_meta_loc(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k);
 void e2x_group_meta_set(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
 			blk64_t blk);
+/* Where the descriptor backup next to the superblock backup in group 1
+ * puts group G's K (*BLK), read from the device: E2X_ERR_NOT_FOUND
+ * (or a read error) when group 1 holds no backup. */
+errcode_t e2x_group_meta_backup_loc(ext2_filsys fs, dgrp_t g,
+				    enum e2x_group_meta k, blk64_t *blk);
 /* Move group G's K to zeroed blocks free in USED (a cluster bitmap; the
  * group's own blocks first, any group's with flex_bg), mark them in USED
  * and point the descriptor there (checksum set, superblock dirty).  The

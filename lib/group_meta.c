@@ -59,6 +59,51 @@ void e2x_group_meta_set(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
 	}
 }
 
+/* Kind K's location in descriptor D (one of the backup's). */
+static blk64_t desc_meta_loc(ext2_filsys fs, const struct ext4_group_desc *d,
+			     enum e2x_group_meta k)
+{
+	int wide = EXT2_DESC_SIZE(fs->super) >= EXT2_MIN_DESC_SIZE_64BIT;
+
+	switch (k) {
+	case E2X_GM_BLOCK_BITMAP:
+		return d->bg_block_bitmap |
+		       (wide ? (blk64_t)d->bg_block_bitmap_hi << 32 : 0);
+	case E2X_GM_INODE_BITMAP:
+		return d->bg_inode_bitmap |
+		       (wide ? (blk64_t)d->bg_inode_bitmap_hi << 32 : 0);
+	default:
+		return d->bg_inode_table |
+		       (wide ? (blk64_t)d->bg_inode_table_hi << 32 : 0);
+	}
+}
+
+errcode_t e2x_group_meta_backup_loc(ext2_filsys fs, dgrp_t g,
+				    enum e2x_group_meta k, blk64_t *blk)
+{
+	unsigned int per = EXT2_DESC_PER_BLOCK(fs->super);
+	blk64_t sb, at;
+	char *buf;
+	errcode_t err;
+
+	if (fs->group_desc_count < 2 || !ext2fs_bg_has_super(fs, 1))
+		return E2X_ERR_NOT_FOUND;
+	sb = ext2fs_group_first_block2(fs, 1);
+	at = ext2fs_descriptor_block_loc2(fs, sb, g / per);
+	if (!at || at >= ext2fs_blocks_count(fs->super))
+		return E2X_ERR_NOT_FOUND;
+	err = ext2fs_get_mem(fs->blocksize, &buf);
+	if (err)
+		return err;
+	err = io_channel_read_blk64(fs->io, at, 1, buf);
+	if (!err)
+		*blk = desc_meta_loc(fs, (const struct ext4_group_desc *)
+				     (buf + (g % per) * EXT2_DESC_SIZE(fs->super)),
+				     k);
+	ext2fs_free_mem(&buf);
+	return err;
+}
+
 /* A run of LEN blocks in [LO, HI] whose clusters are all free in USED,
  * starting on a cluster boundary. */
 static errcode_t find_run(ext2_filsys fs, blk64_t lo, blk64_t hi,

@@ -7,10 +7,14 @@
 # -fn are both clean afterwards, and a second -fy (unless the first
 # exited 8) exits 0.
 #
-# The caller sets work (scratch directory), top_srcdir and ours, and
+# The caller sets work (scratch directory), top_srcdir, top_builddir and
+# ours (E2X_TUNE2FS and E2X_DEBUGFS may name the tune2fs and debugfs
+# that convert and damage the itree images), and
 # sources tests/loop.sh first.
 
 ref=/usr/sbin/e2fsck
+tune2fs=${E2X_TUNE2FS:-$top_builddir/tune2fs/tune2fs}
+e2x_debugfs=${E2X_DEBUGFS:-$top_builddir/debugfs/debugfs}
 ref_mkfs=/usr/sbin/mke2fs
 ref_debugfs=/usr/sbin/debugfs
 mnt=$work/mnt
@@ -29,10 +33,11 @@ safety_can_run() {
 	[ -x "$ours" ] || { echo "$ours not built"; return 1; }
 }
 
-# base_image NAME SIZE OPTS SEED OPS [crash]: a file system formatted by
-# the reference mke2fs and filled by the kernel (workload.py), kept in
-# $work/base-NAME.img.  With "crash" the image is copied while still
-# mounted after a sync: the journal is live and needs recovery.
+# base_image NAME SIZE OPTS SEED OPS [crash|crashdirs|itree]: a file
+# system formatted by the reference mke2fs and filled by the kernel
+# (workload.py), kept in $work/base-NAME.img.  With "crash" the image is
+# copied while still mounted after a sync: the journal is live and needs
+# recovery.  With "itree" our tune2fs converts it afterwards.
 base_image() {
 	img=$work/base-$1.img
 	[ -f "$img" ] && return 0
@@ -43,19 +48,33 @@ base_image() {
 	loop_attach || return 1
 	python3 "$top_srcdir/tests/fsck/workload.py" "$mnt" "$4" "$5" \
 		>"$work/wl.log" 2>&1
-	if [ "${6:-}" = crash ]; then
+	case ${6:-} in
+	crash|crashdirs)
 		sync
-		# more work after the copy's commit, so the log is not empty
+		# more work after the copy's commit, so the log is not empty;
+		# crashdirs: big indexed directories changed in the log
+		if [ "$6" = crash ]; then
+			set -- "$@" 30
+		else
+			set -- "$@" 700 dirs
+		fi
 		python3 "$top_srcdir/tests/fsck/workload.py" "$mnt" \
-			"$(($4 + 1000))" 30 >/dev/null 2>&1
+			"$(($4 + 1000))" "$7" ${8:-} >/dev/null 2>&1
 		sync
 		cp "$img" "$img.crash"
-	fi
+	esac
 	loop_detach || return 1
-	if [ "${6:-}" = crash ]; then
+	if [ -f "$img.crash" ]; then
 		mv "$img.crash" "$img"
 		"$ref_debugfs" -R stats "$img" 2>/dev/null |
 			grep -q needs_recovery || return 1
+	elif [ "${6:-}" = itree ]; then
+		# the reference checks it first, then our tune2fs indexes
+		# its big directories with itrees (the reference cannot
+		# open that: our -fn judges it)
+		"$ref" -fn "$img" >/dev/null 2>&1 &&
+			"$tune2fs" -O itree "$img" >/dev/null 2>&1 &&
+			"$ours" -fn "$img" >/dev/null 2>&1 || return 1
 	else
 		"$ref" -fn "$img" >/dev/null 2>&1 || return 1
 	fi
@@ -80,6 +99,24 @@ contents() {
 	rm -rf "$work/dump"
 }
 
+# truth BASE: the files of the undamaged image BASE (once its journal is
+# recovered by the reference; as it is for itree) in $work/truth-BASE.
+truth() {
+	[ -f "$work/truth-$1" ] && return 0
+	cp "$work/base-$1.img" "$work/truth.img"
+	if [ "$sr_itree" != 1 ]; then
+		"$ref" -fy "$work/truth.img" >/dev/null 2>&1
+		"$ref" -fy "$work/truth.img" >/dev/null 2>&1
+	fi
+	contents "$work/truth.img" "$work/truth-$1"
+	rm -f "$work/truth.img"
+}
+
+# journal_sum IMG: a hash of the internal journal's contents (inode 8).
+journal_sum() {
+	"$ref_debugfs" -c -R "cat <8>" "$1" 2>/dev/null | sha256sum
+}
+
 # lost BEFORE AFTER: the hashes of BEFORE missing from AFTER (counted).
 lost() {
 	comm -23 "$1" "$2"
@@ -87,22 +124,32 @@ lost() {
 
 # check_repair NAME IMG EXPECT: run our -fy on IMG (damaged) and judge.
 # EXPECT is "fixed" (exit 1, both -fn clean afterwards, every file the
-# reference's repair keeps kept too) or "any" (the
+# reference's repair keeps kept too), "fixed-jkeep" (fixed, and the
+# journal's contents as they were) or "any" (the
 # property run: exit 0/1 only when clean; else 4 or 8 with nothing lost
 # that the reference keeps).  Prints one line; returns 1 on a failure.
 check_repair() {
 	name=$1 dimg=$2 expect=$3
+	jsum=
+	[ "$expect" = fixed-jkeep ] && jsum=$(journal_sum "$dimg")
 	contents "$dimg" "$work/before"
-	cp "$dimg" "$work/refcopy.img"
-	"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
-	"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
-	contents "$work/refcopy.img" "$work/refkept"
+	if [ "$sr_itree" = 1 ]; then
+		# no reference repair to compare with: every file readable
+		# before must be kept
+		cp "$work/before" "$work/refkept"
+	else
+		cp "$dimg" "$work/refcopy.img"
+		"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
+		"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
+		contents "$work/refcopy.img" "$work/refkept"
+	fi
 	E2X_FSCK_WRITE_LOG=$work/writes "$ours" -fy "$dimg" >"$work/fy.log" 2>&1
 	rc=$?
 	"$ours" -fn "$dimg" >"$work/fn.log" 2>&1
 	ourn=$?
 	"$ref" -fn "$dimg" >"$work/refn.log" 2>&1
 	refn=$?
+	[ "$sr_itree" = 1 ] && refn=0	# it cannot open itree
 	contents "$dimg" "$work/after"
 	# one run suffices: a second -fy changes nothing (issue 11)
 	# (after a first run that left errors it could not repair, exit 4
@@ -120,11 +167,11 @@ check_repair() {
 	if [ "$rc" -ge 16 ] || [ "$ourn" -ge 16 ] ||
 		grep -q 'runtime error:\|AddressSanitizer' "$work/fy.log" "$work/fn.log"; then
 		why="crashed, did not run or a sanitizer report (exit $rc, then $ourn)"
-	elif [ "$rc" -ge 8 ] && [ "$expect" = fixed ]; then
+	elif [ "$rc" -ge 8 ] && [ "${expect%-jkeep}" = fixed ]; then
 		why="-fy exit $rc"
 	elif [ "$rc" -le 1 ] && { [ $ourn != 0 ] || [ $refn != 0 ]; }; then
 		why="-fy exit $rc but afterwards our -fn $ourn, reference -fn $refn"
-	elif [ "$expect" = fixed ] && [ "$rc" != 1 ]; then
+	elif [ "${expect%-jkeep}" = fixed ] && [ "$rc" != 1 ]; then
 		why="-fy exit $rc, want 1"
 	elif [ "$again" != 0 ]; then
 		why="a second -fy exit $again, want 0 (no change)"
@@ -137,9 +184,17 @@ check_repair() {
 	n=$(wc -l <"$work/lost-kept")
 	[ "$n" = 0 ] || why="${why:+$why; }$n file(s) readable before are not after"
 	# a repair called complete keeps at least what the reference's keeps
-	if [ "$expect" = fixed ]; then
-		n=$(lost "$work/refkept" "$work/after" | wc -l)
+	if [ "${expect%-jkeep}" = fixed ]; then
+		# ... of the files the undamaged image holds: what else the
+		# reference keeps it made up (inodes read out of the journal
+		# where a misplaced table points)
+		truth "$sr_base"
+		comm -12 "$work/refkept" "$work/truth-$sr_base" >"$work/refreal"
+		n=$(lost "$work/refreal" "$work/after" | wc -l)
 		[ "$n" = 0 ] || why="${why:+$why; }$n file(s) the reference's repair keeps are not kept"
+	fi
+	if [ "$expect" = fixed-jkeep ] && [ "$(journal_sum "$dimg")" != "$jsum" ]; then
+		why="${why:+$why; }the journal's contents changed"
 	fi
 	if [ -s "$work/writes" ] && grep -q '^REFUSED' "$work/writes"; then
 		why="${why:+$why; }the write guard refused: $(grep -m1 '^REFUSED' "$work/writes")"
@@ -165,6 +220,8 @@ make_image() {
 	IFS='	' read -r _ size opts seed ops crash <<EOF2
 $line
 EOF2
+	sr_itree=0 sr_base=$1
+	[ "${crash:-}" = itree ] && sr_itree=1
 	base_image "$1" "$size" "$opts" "$seed" "$ops" "${crash:-}"
 }
 
@@ -188,7 +245,13 @@ sweep() {
 		python3 "$top_srcdir/tests/fsck/damage_gen.py" "$dimg" "$s" \
 			>"$work/cmds"
 		sum=$(sha256sum <"$dimg")
-		"$ref_debugfs" -w -n -f "$work/cmds" "$dimg" >/dev/null 2>&1
+		# the reference cannot open an itree file system for writing
+		if [ "$sr_itree" = 1 ]; then
+			"$e2x_debugfs" -w -f "$work/cmds" "$dimg" >/dev/null 2>&1
+		else
+			"$ref_debugfs" -w -n -f "$work/cmds" "$dimg" \
+				>/dev/null 2>&1
+		fi
 		if [ "$(sha256sum <"$dimg")" = "$sum" ]; then
 			sw_noop=$((sw_noop + 1)); continue
 		fi

@@ -4,7 +4,8 @@
 # false-alarm test: creates, deletes, renames, small and large writes,
 # truncates, fallocate and punch, hard links, symlinks, xattrs, special
 # files, deep and wide directories (one grown past a block and shrunk).
-# Usage: workload.py MOUNTPOINT SEED [OPS]
+# Usage: workload.py MOUNTPOINT SEED [OPS [dirs]]; with "dirs" only the
+# churn of big indexed directories (dir_churn).
 import ctypes
 import os
 import random
@@ -216,10 +217,36 @@ class Workload:
                     raise
 
 
+def dir_churn(root, seed, ops):
+    """Big (htree-indexed) directories changed OPS times: names created
+    in bulk, then renamed across them and removed, so the log holds index
+    and leaf blocks of each (the crash rows of safety-images.tsv)."""
+    r = random.Random(seed)
+    dirs = [os.path.join(root, "big%d" % i) for i in range(3)]
+    names = []
+    for d in dirs:
+        os.makedirs(d, exist_ok=True)
+        for i in range(ops):
+            q = os.path.join(d, "name_%06d_%s" % (i, "q" * r.randint(0, 60)))
+            with open(q, "wb") as f:
+                f.write(bytes([r.randint(0, 255)]) * r.randint(1, 2000))
+            names.append(q)
+    os.sync()
+    r.shuffle(names)
+    for q in names[: len(names) // 3]:
+        t = os.path.join(r.choice(dirs), "moved_" + os.path.basename(q))
+        os.rename(q, t)
+    for q in names[len(names) // 3: len(names) // 2]:
+        os.unlink(q)
+
+
 def main():
     root, seed = sys.argv[1], int(sys.argv[2])
     ops = int(sys.argv[3]) if len(sys.argv) > 3 else 400
-    Workload(root, seed).run(ops)
+    if len(sys.argv) > 4 and sys.argv[4] == "dirs":
+        dir_churn(root, seed, ops)
+    else:
+        Workload(root, seed).run(ops)
     os.sync()
 
 
