@@ -23,7 +23,7 @@ dist_noinst_SCRIPTS += bench/fsck bench/fsck_gentree.py
 # against the reference debugfs.
 dist_noinst_SCRIPTS += bench/debugfs
 
-# mke2fs -d: ours against the reference on a generated tree (tests/p/gentree.py).
+# mke2fs -d: ours against the reference on a generated tree (tests/populate/gentree.py).
 dist_noinst_SCRIPTS += bench/populate
 
 # tune2fs -O (inline_data, ^inline_data, itree) in place against the copy

@@ -2,8 +2,8 @@
 /*
  * zap_cmds.c --- raw state changes for a read-write session, as the
  * reference makes them: clri and zap_block (the bytes change through
- * libe2x, lib/raw_edit.c, and nothing else follows) and undelete (an
- * inode and its blocks back in use, lib/inode_kill.c).
+ * libe2x, lib/meta/raw_edit.c, and nothing else follows) and undelete (an
+ * inode and its blocks back in use, lib/inode/inode_kill.c).
  */
 #include "config.h"
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guard.c --- what e2fsck may write: the policy it gives the write guard
- * (lib/guard_io.c), under which every writable open is made.
+ * (lib/io/guard_io.c), under which every writable open is made.
  *
  * Until the superblock and descriptors are checked (journal recovery
  * runs before) writes are only logged.  From then on a block may be

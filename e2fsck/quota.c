@@ -4,7 +4,7 @@
  * its user, group and project; after pass 5 the quota files (format v2,
  * revision 1, read through libe2x's reader, e2x-quota.h) must say the
  * same.  The repair writes the file anew with the counted usage and the
- * limits it held (lib/repair_quota.c).
+ * limits it held (lib/repair/repair_quota.c).
  */
 #include "config.h"
 #include <stdio.h>

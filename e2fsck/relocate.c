@@ -6,7 +6,7 @@
  * super.c notes each one as it is found; from then on the descriptor
  * points nowhere (location 0), so passes 1-4 neither read the blocks as
  * what they are not nor write there.  After pass 1 knows every block in
- * use, each approved move takes new zeroed blocks (lib/group_meta.c).  A
+ * use, each approved move takes new zeroed blocks (lib/meta/group_meta.c).  A
  * table that moves had no readable inodes: its group's inodes are gone
  * and pass 2 drops the names of them; pass 5 rebuilds the bitmaps.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-cache.h --- a write-back block cache as an io_manager layered over
- * unix_io (lib/cache_io.c).
+ * unix_io (lib/io/cache_io.c).
  */
 #ifndef E2X_CACHE_H
 #define E2X_CACHE_H

@@ -180,7 +180,7 @@ struct e2x_dir_new {
 	ext2_ino_t ino;
 	unsigned int file_type;		/* EXT2_FT_* */
 };
-/* Add N entries with distinct new names at once (lib/dir_fill.c): each
+/* Add N entries with distinct new names at once (lib/dir/dir_fill.c): each
  * leaf read and written once; a directory that outgrows one block is
  * indexed straight from the sorted entries (E2X_DIR_BUILD_FULL: leaves
  * filled up; E2X_DIR_NO_INDEX honoured).  A name already present or

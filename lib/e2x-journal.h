@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * e2x-journal.h --- jbd2 journal recovery, the in-memory overlay channel
- * and orphan processing (lib/journal*.c, lib/overlay_io.c, lib/orphan.c).
+ * and orphan processing (lib/journal*.c, lib/journal/overlay_io.c, lib/journal/orphan.c).
  *
  * Typical use by e2fsck at startup, when the superblock has needs_recovery:
  *

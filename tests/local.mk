@@ -28,7 +28,7 @@ tests_unit_test_dirent_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_dirent
 endif
 
-# Inline data, in-inode attributes, file content (lib/inline.c & co).
+# Inline data, in-inode attributes, file content (lib/file/inline.c & co).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_xattr_ibody tests/unit/test_inline \
 	tests/unit/test_file
@@ -73,7 +73,7 @@ tests_unit_test_edit_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_edit
 endif
 
-# Mapped ranges of a file (lib/file_ranges.c), exact inode writes.
+# Mapped ranges of a file (lib/file/file_ranges.c), exact inode writes.
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_file_ranges
 tests_unit_test_file_ranges_SOURCES = tests/unit/unit.h \
@@ -83,7 +83,7 @@ tests_unit_test_file_ranges_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_file_ranges
 endif
 
-# The name policy (lib/dir_name.c).
+# The name policy (lib/dir/dir_name.c).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_dir_name
 tests_unit_test_dir_name_SOURCES = tests/unit/unit.h \
@@ -112,7 +112,7 @@ tests_unit_test_dir_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_dir
 endif
 
-# mke2fs geometry and the mke2fs.conf reader (lib/geometry.c, profile.c).
+# mke2fs geometry and the mke2fs.conf reader (lib/mkfs/geometry.c, profile.c).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_geometry tests/unit/test_profile
 tests_unit_test_geometry_SOURCES = tests/unit/unit.h tests/unit/test_geometry.c
@@ -165,7 +165,7 @@ tests_unit_test_itree_shape_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_itree_shape
 endif
 
-# The copy-on-write overlay channel (lib/overlay_io.c).
+# The copy-on-write overlay channel (lib/journal/overlay_io.c).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_overlay_io
 tests_unit_test_overlay_io_SOURCES = tests/unit/unit.h \
@@ -181,8 +181,8 @@ tests_unit_test_cache_io_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_cache_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_cache_io
 
-# The write guard and the group metadata move (lib/guard_io.c,
-# lib/group_meta.c).
+# The write guard and the group metadata move (lib/io/guard_io.c,
+# lib/meta/group_meta.c).
 check_PROGRAMS += tests/unit/test_guard_io
 tests_unit_test_guard_io_SOURCES = tests/unit/unit.h \
 	tests/unit/test_guard_io.c $(UNIT_FIXTURE)
@@ -191,7 +191,7 @@ tests_unit_test_guard_io_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_guard_io
 endif
 
-# Inode repair primitives (lib/repair_inode.c, repair_extent.c, ...).
+# Inode repair primitives (lib/repair/repair_inode.c, repair_extent.c, ...).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_repair_inode
 tests_unit_test_repair_inode_SOURCES = tests/unit/unit.h \
@@ -201,7 +201,7 @@ tests_unit_test_repair_inode_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/test_repair_inode
 endif
 
-# The read-only quota file reader (lib/quota_read.c).
+# The read-only quota file reader (lib/quota/quota_read.c).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_quota_read
 tests_unit_test_quota_read_SOURCES = tests/unit/unit.h \

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_guard_io.c --- the write guard (lib/guard_io.c): a write the policy
+ * test_guard_io.c --- the write guard (lib/io/guard_io.c): a write the policy
  * refuses is not made and fails with E2X_ERR_WRITE_REFUSED, allowed ones
  * land, the policy sees every write; and the group metadata move
- * (lib/group_meta.c) it protects: new zeroed blocks in the group, marked,
+ * (lib/meta/group_meta.c) it protects: new zeroed blocks in the group, marked,
  * descriptor checksum right.
  */
 #include "config.h"

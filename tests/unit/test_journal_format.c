@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "unit.h"
-#include "journal-int.h"
+#include "journal/journal-int.h"
 
 #define REF_MKE2FS "/usr/sbin/mke2fs"
 #define REF_DEBUGFS "/usr/sbin/debugfs"

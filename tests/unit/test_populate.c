@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_populate.c --- the populate engine (lib/populate.c) over a source
+ * test_populate.c --- the populate engine (lib/populate/populate.c) over a source
  * held in memory: names longer than 255 bytes and read errors stop the
  * copy with the failing path; a grown directory is indexed with full
  * leaves; the reference e2fsck finds the copies clean.  And
- * e2x_dir_add_many (lib/dir_fill.c), which fills each level: every form
+ * e2x_dir_add_many (lib/dir/dir_fill.c), which fills each level: every form
  * it ends in verified, duplicates refused before any change.
  */
 #include "config.h"

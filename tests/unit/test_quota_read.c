@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_quota_read.c --- the quota file reader (lib/quota_read.c) on
+ * test_quota_read.c --- the quota file reader (lib/quota/quota_read.c) on
  * images whose quota files the reference tools wrote: every record in id
  * order, single lookups, and corrupt headers and references refused.
  */

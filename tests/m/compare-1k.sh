@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: GPL-2.0-or-later
-# tests/m/compare-1k.sh --- the "1k" rows of tests/m/compare.tsv.
-. "$(dirname "$0")/compare.sh"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: GPL-2.0-or-later
-# tests/m/kernel-a.sh --- the "a" rows of tests/m/kernel.tsv.
-. "$(dirname "$0")/kernel.sh"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: GPL-2.0-or-later
-# tests/m/refuse-plain.sh --- the "plain" rows of tests/m/refuse.tsv.
-. "$(dirname "$0")/refuse.sh"
