@@ -154,7 +154,7 @@ struct blist {
 	size_t n, cap;
 };
 /* Append BLK to B (grown as needed). */
-errcode_t itree_blist_add(struct blist *b, blk64_t blk);
+errcode_t itree_blist_add(struct blist *b, blk64_t blk);	/* itree_claim.c */
 
 /* itree_alloc.c */
 errcode_t itree_alloc_node(struct itree_ctx *c, blk64_t *blk);

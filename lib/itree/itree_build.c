@@ -319,22 +319,6 @@ out_cl:
 	return err;
 }
 
-
-errcode_t itree_blist_add(struct blist *b, blk64_t blk)
-{
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		blk64_t *v = realloc(b->v, cap * sizeof(*v));
-
-		if (!v)
-			return EXT2_ET_NO_MEMORY;
-		b->v = v;
-		b->cap = cap;
-	}
-	b->v[b->n++] = blk;
-	return 0;
-}
-
 static errcode_t gather(struct itree_ctx *c, blk64_t blk, unsigned int level,
 			struct blist *b)
 {

@@ -21,6 +21,23 @@ struct claim {
 	char *buf;
 };
 
+/* Append BLK to the growing list B (shared with itree_build.c, which
+ * calls down into this file, never the other way). */
+errcode_t itree_blist_add(struct blist *b, blk64_t blk)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		blk64_t *v = realloc(b->v, cap * sizeof(*v));
+
+		if (!v)
+			return EXT2_ET_NO_MEMORY;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = blk;
+	return 0;
+}
+
 static int in_fs(ext2_filsys fs, blk64_t b)
 {
 	return b >= fs->super->s_first_data_block &&
