@@ -39,6 +39,7 @@ enum p1_repair {
 	RP_EA_VALUE_DROP,	/* a bad value-inode entry: its block (blk)
 				 * or the in-inode attributes go */
 	RP_TO_EXTENTS,		/* block map -> extents (bigalloc) */
+	RP_EXT_REBUILD,		/* extent tree too deep: rebuild it */
 };
 
 struct p1_repair_row {
@@ -83,7 +84,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTENT_INDEX_START, RP_MAP, 0 },
 	{ PR_1_EXTENT_LEN_ZERO, RP_MAP, 0 },
 	{ PR_1_EXTENT_END, RP_MAP, 0 },
-	{ PR_1_EXTENT_DEPTH, RP_CLEAR_INODE, 0 },
+	{ PR_1_EXTENT_DEPTH, RP_EXT_REBUILD, 0 },
 	{ PR_1_BIGALLOC_BLOCKMAP, RP_TO_EXTENTS, 0 },
 	{ PR_1_BLOCK_RANGE, RP_MAP, 0 },
 	{ PR_1_IND_BLOCK_RANGE, RP_MAP, 0 },
@@ -287,6 +288,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_MAP:
 		st->fix_map = 1;
 		return;
+	case RP_EXT_REBUILD:
+		st->rebuild_ext = 1;
+		st->fix_map = 1;
+		return;
 	case RP_DTIME_ORPHAN:
 		in->i_dtime = in->i_links_count ? 0 :
 			      (st->ctx->now ? st->ctx->now : 1);
@@ -339,7 +344,12 @@ void p1_fix_map(struct p1_inode *st)
 	uint64_t dropped = 0;
 	errcode_t err;
 
-	if (in->i_flags & EXT4_EXTENTS_FL)
+	if ((in->i_flags & EXT4_EXTENTS_FL) && st->rebuild_ext)
+		err = e2x_repair_extent_rebuild(st->fs, st->ino, in,
+						st->is_dir ? E2X_REPAIR_EXT_DIR :
+							     0,
+						&dropped);
+	else if (in->i_flags & EXT4_EXTENTS_FL)
 		err = e2x_repair_extent_tree(st->fs, st->ino, in,
 					     st->is_dir ? E2X_REPAIR_EXT_DIR :
 							  0,
