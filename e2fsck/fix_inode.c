@@ -17,6 +17,7 @@
 enum p1_repair {
 	RP_CLEAR_INODE,		/* mark the inode deleted */
 	RP_CLEAR_FLAG,		/* clear i_flags bits ARG */
+	RP_SET_FLAG,		/* set i_flags bits ARG */
 	RP_SPECIAL_NODATA,	/* device, fifo, socket: no data, no map */
 	RP_SET_FEATURE,		/* set incompat feature ARG */
 	RP_DTIME_ZERO,
@@ -64,6 +65,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_INLINE_AND_EXT_DATA, RP_CLEAR_FLAG, EXT4_EXTENTS_FL },
 	{ PR_1_INLINE_AND_EXT_MAP, RP_CLEAR_FLAG,
 	  EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL },
+	{ PR_1_EXTENT_FLAG_MISSING, RP_SET_FLAG, EXT4_EXTENTS_FL },
 	{ PR_1_INDEX_NOT_DIR, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_INDEX_NO_FEATURE, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_HUGE_NO_FEATURE, RP_CLEAR_FLAG, EXT4_HUGE_FILE_FL },
@@ -228,6 +230,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		return;
 	case RP_CLEAR_FLAG:
 		in->i_flags &= ~r->arg;
+		break;
+	case RP_SET_FLAG:
+		in->i_flags |= r->arg;
 		break;
 	case RP_SPECIAL_NODATA:
 		/* i_block held the inline data, not a device number */

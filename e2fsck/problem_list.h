@@ -308,6 +308,9 @@ PROBLEM(PR_1_INLINE_AND_EXT_DATA, 0x01004a, PROMPT_CLEAR_FLAG, 0,
 PROBLEM(PR_1_INLINE_AND_EXT_MAP, 0x01004b, PROMPT_CLEAR_FLAG, 0,
 	"Inode {ino} claims both inline data and an extent tree; its block "
 	"area reads as a block map: both flags go")
+PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004c, PROMPT_FIX, 0,
+	"Inode {ino} has no extent flag, but its block area holds an extent "
+	"tree root, not a block map: set the flag")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

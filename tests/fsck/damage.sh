@@ -255,6 +255,7 @@ bigalloc_crossed() {
 	dbg "sif /big block[11] $((s + 1))" && keep_file /big
 }
 bigalloc_dup() { keep_file /big && dup_block; }
+extent_flag_lost() { keep_file /big && dbg "sif /big flags 0"; }
 # A file of ten extents (one block every other, too many for the root:
 # one leaf) whose leaf is moved down a chain of seven one-entry nodes
 # (free blocks taken for them): a root eight levels deep, past what the
