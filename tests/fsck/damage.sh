@@ -256,6 +256,20 @@ bigalloc_crossed() {
 }
 bigalloc_dup() { keep_file /big && dup_block; }
 extent_flag_lost() { keep_file /big && dbg "sif /big flags 0"; }
+# /frag (see extent_deep): its first extent remapped onto its fifth's
+# block, its fourth onto its own leaf block, which it then maps as data
+# too.  Cloning the first rewrites the leaf; the copy of the fourth must
+# still get what the block held before.
+extent_leaf_as_data() {
+	frag_file || return 1
+	leaf=$("$debugfs" -R "stat /frag" "$img" 2>/dev/null |
+		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
+	[ -n "$leaf" ] || return 1
+	# leaf entries: 12-byte header, 12 bytes an entry, start_lo at 8
+	patch_int "$img" $((leaf * $(bsize) + 12 + 8)) I "$(blk_of /frag 8)" &&
+	patch_int "$img" $((leaf * $(bsize) + 12 + 3 * 12 + 8)) I "$leaf" &&
+	keep_file /frag
+}
 # A file of ten extents (one block every other, too many for the root:
 # one leaf) whose leaf is moved down a chain of seven one-entry nodes
 # (free blocks taken for them): a root eight levels deep, past what the
