@@ -17,6 +17,7 @@
 enum p1_repair {
 	RP_CLEAR_INODE,		/* mark the inode deleted */
 	RP_CLEAR_FLAG,		/* clear i_flags bits ARG */
+	RP_SET_FLAG,		/* set i_flags bits ARG */
 	RP_SPECIAL_NODATA,	/* device, fifo, socket: no data, no map */
 	RP_SET_FEATURE,		/* set incompat feature ARG */
 	RP_DTIME_ZERO,
@@ -39,6 +40,7 @@ enum p1_repair {
 	RP_EA_VALUE_DROP,	/* a bad value-inode entry: its block (blk)
 				 * or the in-inode attributes go */
 	RP_TO_EXTENTS,		/* block map -> extents (bigalloc) */
+	RP_EXT_REBUILD,		/* extent tree too deep: rebuild it */
 };
 
 struct p1_repair_row {
@@ -64,6 +66,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_INLINE_AND_EXT_DATA, RP_CLEAR_FLAG, EXT4_EXTENTS_FL },
 	{ PR_1_INLINE_AND_EXT_MAP, RP_CLEAR_FLAG,
 	  EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL },
+	{ PR_1_EXTENT_FLAG_MISSING, RP_SET_FLAG, EXT4_EXTENTS_FL },
 	{ PR_1_INDEX_NOT_DIR, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_INDEX_NO_FEATURE, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_HUGE_NO_FEATURE, RP_CLEAR_FLAG, EXT4_HUGE_FILE_FL },
@@ -84,7 +87,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTENT_INDEX_START, RP_MAP, 0 },
 	{ PR_1_EXTENT_LEN_ZERO, RP_MAP, 0 },
 	{ PR_1_EXTENT_END, RP_MAP, 0 },
-	{ PR_1_EXTENT_DEPTH, RP_CLEAR_INODE, 0 },
+	{ PR_1_EXTENT_DEPTH, RP_EXT_REBUILD, 0 },
 	{ PR_1_BIGALLOC_BLOCKMAP, RP_TO_EXTENTS, 0 },
 	{ PR_1_BLOCK_RANGE, RP_MAP, 0 },
 	{ PR_1_IND_BLOCK_RANGE, RP_MAP, 0 },
@@ -229,6 +232,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_CLEAR_FLAG:
 		in->i_flags &= ~r->arg;
 		break;
+	case RP_SET_FLAG:
+		in->i_flags |= r->arg;
+		break;
 	case RP_SPECIAL_NODATA:
 		/* i_block held the inline data, not a device number */
 		in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL);
@@ -288,6 +294,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 	case RP_MAP:
 		st->fix_map = 1;
 		return;
+	case RP_EXT_REBUILD:
+		st->rebuild_ext = 1;
+		st->fix_map = 1;
+		return;
 	case RP_DTIME_ORPHAN:
 		in->i_dtime = in->i_links_count ? 0 :
 			      (st->ctx->now ? st->ctx->now : 1);
@@ -340,7 +350,12 @@ void p1_fix_map(struct p1_inode *st)
 	uint64_t dropped = 0;
 	errcode_t err;
 
-	if (in->i_flags & EXT4_EXTENTS_FL)
+	if ((in->i_flags & EXT4_EXTENTS_FL) && st->rebuild_ext)
+		err = e2x_repair_extent_rebuild(st->fs, st->ino, in,
+						st->is_dir ? E2X_REPAIR_EXT_DIR :
+							     0,
+						&dropped);
+	else if (in->i_flags & EXT4_EXTENTS_FL)
 		err = e2x_repair_extent_tree(st->fs, st->ino, in,
 					     st->is_dir ? E2X_REPAIR_EXT_DIR :
 							  0,

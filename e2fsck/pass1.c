@@ -123,12 +123,34 @@ static void check_casefold(struct p1_inode *st)
 		report(st, PR_1_CASEFOLD_NO_FEATURE, 0, 0, NULL);
 }
 
+/* A file or directory without the extent or inline flag whose i_block
+ * starts with a sound extent root (its magic, counts within the four
+ * slots of the root, a depth a tree can have) lost its extent flag: read
+ * as a block map, those words would name blocks all over the disk. */
+static void check_lost_extent_flag(struct p1_inode *st)
+{
+	struct ext2_inode_large *in = st->inode;
+	const struct ext3_extent_header *eh = (const void *)in->i_block;
+
+	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode))
+		return;
+	if ((in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) ||
+	    ext2fs_le16_to_cpu(eh->eh_magic) != EXT3_EXT_MAGIC ||
+	    ext2fs_extent_header_verify((void *)in->i_block,
+					sizeof(in->i_block)) ||
+	    ext2fs_le16_to_cpu(eh->eh_depth) > P1_MAX_EXTENT_DEPTH)
+		return;
+	report(st, PR_1_EXTENT_FLAG_MISSING, 0, 0, NULL);
+}
+
 static void check_flags(struct p1_inode *st)
 {
 	struct ext2_super_block *sb = st->fs->super;
 	struct ext2_inode_large *in = st->inode;
-	uint32_t f = in->i_flags;
+	uint32_t f;
 
+	check_lost_extent_flag(st);
+	f = in->i_flags;
 	if ((f & EXT4_EXTENTS_FL) && !ext2fs_has_feature_extents(sb)) {
 		report(st, PR_1_EXTENTS_NO_FEATURE, 0, 0, NULL);
 	}

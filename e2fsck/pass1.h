@@ -45,6 +45,7 @@ struct p1_inode {
 	int dirty;		/* repaired in memory: write at the end */
 	int clear;		/* to be cleared (fix_inode.c) */
 	int fix_map;		/* the block map needs repair */
+	int rebuild_ext;	/* ... by rebuilding the extent tree */
 	blk_visit_fn visit;	/* pass 1 claims; pass 1b counts */
 	void *priv;
 };

@@ -202,8 +202,9 @@ PROBLEM(PR_1_EXTENT_LEN_ZERO, 0x01001a, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_END, 0x01001b, PROMPT_CLEAR, 0,
 	"Inode {ino}'s extent at logical block {num} ends beyond the largest "
 	"file offset")
-PROBLEM(PR_1_EXTENT_DEPTH, 0x01001c, PROMPT_CLEAR_INODE, 0,
-	"Inode {ino}'s extent tree is {num} levels deep")
+PROBLEM(PR_1_EXTENT_DEPTH, 0x01001c, PROMPT_FIX, 0,
+	"Inode {ino}'s extent tree is {num} levels deep, deeper than the "
+	"kernel reads; rebuild it shallower (cleared if it cannot be)")
 PROBLEM(PR_1_BIGALLOC_ALIGN, 0x01001d, PROMPT_NONE, PR_INFO,
 	"Inode {ino} maps logical block {num} to block {blk}, at a different "
 	"offset within its cluster; pass 1b moves it into place")
@@ -323,6 +324,9 @@ PROBLEM(PR_1_INLINE_AND_EXT_MAP, 0x01004b, PROMPT_CLEAR_FLAG, 0,
 PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
 	"Reserved inode {ino}, which nothing uses, is not all zeros (it has a "
 	"file mode)")
+PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
+	"Inode {ino} has no extent flag, but its block area holds an extent "
+	"tree root, not a block map: set the flag")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -61,6 +61,18 @@ errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
 errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 				 struct ext2_inode_large *in, int flags,
 				 uint64_t *dropped);
+/*
+ * Rebuild IN's extent tree as shallow as it goes: keep its sound extents
+ * (as e2x_repair_extent_tree() judges them, FLAGS alike) and write them
+ * into full new nodes, reusing the blocks of the old tree's sound nodes
+ * (nothing is allocated; old node blocks left over are the caller's
+ * bitmaps to free).  The root goes into IN (in memory) for the caller to
+ * write.  E2X_ERR_NO_SPACE when the old nodes are too few or the tree
+ * would still be deeper than four index levels; IN is then unchanged.
+ */
+errcode_t e2x_repair_extent_rebuild(ext2_filsys fs, ext2_ino_t ino,
+				    struct ext2_inode_large *in, int flags,
+				    uint64_t *dropped);
 
 /* repair_xattr.c */
 /* Rewrite attribute block BLK (of inode INO, for the checksum) with every

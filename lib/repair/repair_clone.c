@@ -5,6 +5,7 @@
  * of clusters, putting each logical cluster in one physical cluster.
  */
 #include "config.h"
+#include <string.h>
 #include "e2x.h"
 #include "journal/u64map.h"
 
@@ -20,6 +21,13 @@ struct clone_walk {
 	/* physical cluster -> 1 + the one logical cluster whose blocks it
 	 * holds, each at its own offset; MIXED when that is not so */
 	struct u64map owners;
+	/* extent trees: the inode's node blocks -> 0, or 1 + the slot in
+	 * saved holding what the block held before the walk, when the
+	 * inode maps it as data too (rewriting the node must not change
+	 * what the data copy gets) */
+	struct u64map nodes;
+	char *saved;
+	size_t nsaved;
 };
 
 #define MIXED (~(uint64_t)0)
@@ -43,13 +51,58 @@ static int note_owner(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
 	return w->err ? BLOCK_ABORT : 0;
 }
 
+/* First of two read-only walks (extent trees): note the node blocks. */
+static int note_node(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
+		     blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct clone_walk *w = priv;
+
+	(void)fs;
+	(void)ref_blk;
+	(void)ref_offset;
+	if (lblk >= 0 || u64map_find(&w->nodes, *blocknr))
+		return 0;
+	w->err = u64map_put(&w->nodes, *blocknr, 0);
+	return w->err ? BLOCK_ABORT : 0;
+}
+
+/* Second: a data block that is also a node block is read now, before
+ * any node is rewritten. */
+static int save_node_data(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t lblk,
+			  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct clone_walk *w = priv;
+	uint64_t *v = u64map_find(&w->nodes, *blocknr);
+
+	(void)ref_blk;
+	(void)ref_offset;
+	if (lblk < 0 || !v || *v)
+		return 0;
+	w->err = ext2fs_resize_mem(w->nsaved * fs->blocksize,
+				   (w->nsaved + 1) * fs->blocksize, &w->saved);
+	if (!w->err)
+		w->err = io_channel_read_blk64(fs->io, *blocknr, 1,
+					       w->saved +
+						       w->nsaved * fs->blocksize);
+	if (!w->err)
+		w->err = u64map_put(&w->nodes, *blocknr, ++w->nsaved);
+	return w->err ? BLOCK_ABORT : 0;
+}
+
 /* Copy block OLD to NEW and map NEW at LBLK in its place. */
 static int copy_block(ext2_filsys fs, struct clone_walk *w, blk64_t *blocknr,
 		      blk64_t new, e2_blkcnt_t lblk)
 {
 	blk64_t old = *blocknr;
+	uint64_t *v = lblk >= 0 ? u64map_find(&w->nodes, old) : NULL;
 
-	w->err = io_channel_read_blk64(fs->io, old, 1, w->buf);
+	if (v && *v) {
+		memcpy(w->buf, w->saved + (*v - 1) * fs->blocksize,
+		       fs->blocksize);
+		w->err = 0;
+	} else {
+		w->err = io_channel_read_blk64(fs->io, old, 1, w->buf);
+	}
 	if (!w->err)
 		w->err = io_channel_write_blk64(fs->io, new, 1, w->buf);
 	if (w->err)
@@ -133,6 +186,7 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 	*cloned = 0;
 	w.lcluster = ~(uint64_t)0;
 	u64map_init(&w.owners);
+	u64map_init(&w.nodes);
 	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
 	if (!err)
 		err = ext2fs_get_mem(fs->blocksize, &w.buf);
@@ -141,6 +195,21 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 	if (err || !ext2fs_inode_has_valid_blocks2(fs, (void *)in))
 		goto out;
 	w.extents = !!(in->i_flags & EXT4_EXTENTS_FL);
+	if (w.extents) {
+		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL,
+					    note_node, &w);
+		if (!err)
+			err = w.err;
+		if (!err && w.nodes.count)
+			err = ext2fs_block_iterate3(fs, ino,
+						    BLOCK_FLAG_READ_ONLY |
+							    BLOCK_FLAG_DATA_ONLY,
+						    NULL, save_node_data, &w);
+		if (!err)
+			err = w.err;
+		if (err)
+			goto out;
+	}
 	if (fs->cluster_ratio_bits) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
 						     BLOCK_FLAG_DATA_ONLY,
@@ -165,6 +234,8 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
 	}
 out:
 	u64map_free(&w.owners);
+	u64map_free(&w.nodes);
+	ext2fs_free_mem(&w.saved);
 	ext2fs_free_mem(&w.buf);
 	ext2fs_free_mem(&in);
 	return err;

@@ -5,6 +5,7 @@
  * accept (keys matching nodes, ordered extents, checksums right).
  */
 #include "config.h"
+#include <stdlib.h>
 #include <string.h>
 #include "e2x.h"
 #include <ext2fs/ext3_extents.h>
@@ -180,5 +181,210 @@ errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 	if (!err && !eh->eh_entries)
 		eh->eh_depth = 0;	/* nothing left below the root */
 	*dropped = fx.dropped;
+	return err;
+}
+
+/* ---- rebuilding a tree too deep ------------------------------------- */
+
+/* What a walk of the old tree keeps: its sound extents in order, and the
+ * blocks of its sound nodes (the new tree is written into them). */
+struct ext_gather {
+	struct ext_fixer fx;
+	struct ext3_extent *ex;
+	size_t n, cap;
+	blk64_t *node;
+	size_t nnode, node_cap;
+};
+
+static errcode_t gather_push(void *arr, size_t *n, size_t *cap, size_t sz,
+			     const void *item)
+{
+	void **p = arr;
+	errcode_t err;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+
+		err = ext2fs_resize_mem(*cap * sz, ncap * sz, p);
+		if (err)
+			return err;
+		*cap = ncap;
+	}
+	memcpy((char *)*p + *n * sz, item, sz);
+	(*n)++;
+	return 0;
+}
+
+static errcode_t gather_node(struct ext_gather *g,
+			     struct ext3_extent_header *eh)
+{
+	ext2_filsys fs = g->fx.fs;
+	struct ext3_extent *ex = (struct ext3_extent *)(eh + 1);
+	struct ext3_extent_idx *ix = (struct ext3_extent_idx *)(eh + 1);
+	char *buf = NULL;
+	unsigned int i;
+	errcode_t err = 0;
+	int changed = 0;
+
+	if (!eh->eh_depth) {
+		for (i = 0; i < eh->eh_entries && !err; i++)
+			if (keep_extent(&g->fx, &ex[i], &changed))
+				err = gather_push(&g->ex, &g->n, &g->cap,
+						  sizeof(*ex), &ex[i]);
+			else
+				g->fx.dropped++;
+		return err;
+	}
+	err = ext2fs_get_mem(fs->blocksize, &buf);
+	if (err)
+		return err;
+	for (i = 0; i < eh->eh_entries && !err; i++) {
+		blk64_t child = ix[i].ei_leaf |
+				((blk64_t)ix[i].ei_leaf_hi << 32);
+		struct ext3_extent_header *ch = (void *)buf;
+
+		if (!range_ok(fs, child, 1) || !g->fx.budget ||
+		    io_channel_read_blk64(fs->io, child, 1, buf) ||
+		    ext2fs_extent_header_verify(buf, fs->blocksize) ||
+		    ch->eh_depth != eh->eh_depth - 1) {
+			g->fx.dropped++;
+			continue;
+		}
+		g->fx.budget--;
+		err = gather_push(&g->node, &g->nnode, &g->node_cap,
+				  sizeof(child), &child);
+		if (!err)
+			err = gather_node(g, ch);
+		/* the recursion reused nothing of buf past this point */
+	}
+	ext2fs_free_mem(&buf);
+	return err;
+}
+
+static int blk_cmp(const void *a, const void *b)
+{
+	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Write node BLK of depth DEPTH holding N entries from ENT. */
+static errcode_t write_node(ext2_filsys fs, ext2_ino_t ino, blk64_t blk,
+			    int depth, const void *ent, unsigned int n,
+			    char *buf)
+{
+	struct ext3_extent_header *eh = (void *)buf;
+
+	memset(buf, 0, fs->blocksize);
+	eh->eh_magic = EXT3_EXT_MAGIC;
+	eh->eh_entries = n;
+	eh->eh_max = (fs->blocksize - sizeof(*eh)) /
+		     sizeof(struct ext3_extent);
+	eh->eh_depth = depth;
+	memcpy(eh + 1, ent, n * sizeof(struct ext3_extent));
+	if (ext2fs_has_feature_metadata_csum(fs->super)) {
+		errcode_t err = ext2fs_extent_block_csum_set(fs, ino, eh);
+
+		if (err)
+			return err;
+	}
+	return io_channel_write_blk64(fs->io, blk, 1, buf);
+}
+
+#define ROOT_SLOTS 4	/* entries the root in i_block holds */
+#define SHALLOW_DEPTH 4	/* the rebuilt tree's deepest index level */
+#define GATHER_DEPTH 32	/* deeper old trees are not walked */
+
+errcode_t e2x_repair_extent_rebuild(ext2_filsys fs, ext2_ino_t ino,
+				    struct ext2_inode_large *in, int flags,
+				    uint64_t *dropped)
+{
+	struct ext3_extent_header *eh = (void *)in->i_block;
+	struct ext_gather g = { .fx = { .fs = fs, .ino = ino, .flags = flags } };
+	unsigned int per = (fs->blocksize - sizeof(*eh)) /
+			   sizeof(struct ext3_extent);
+	struct ext3_extent_idx *lvl = NULL;
+	size_t n, i, used = 0, uniq = 0;
+	char *buf = NULL, *ent = NULL;
+	int depth = 0;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	*dropped = 0;
+	if (!(in->i_flags & EXT4_EXTENTS_FL))
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (ext2fs_extent_header_verify(eh, sizeof(in->i_block)) ||
+	    eh->eh_depth > GATHER_DEPTH)
+		return E2X_ERR_CORRUPT;
+	g.fx.budget = ext2fs_blocks_count(fs->super);
+	g.fx.max_lblk = 1ULL << 32;
+	if (flags & E2X_REPAIR_EXT_DIR_LIMIT)
+		g.fx.max_lblk = (1ULL << 32) / fs->blocksize;
+	err = gather_node(&g, eh);
+	if (err)
+		goto out;
+	/* a block met twice (a looping tree) is written once */
+	if (g.nnode)
+		qsort(g.node, g.nnode, sizeof(*g.node), blk_cmp);
+	for (i = 0; i < g.nnode; i++)
+		if (!uniq || g.node[uniq - 1] != g.node[i])
+			g.node[uniq++] = g.node[i];
+	/* the new tree's shape first: nothing is written unless it fits */
+	for (n = g.n, i = 0; n > ROOT_SLOTS; depth++) {
+		n = (n + per - 1) / per;
+		i += n;
+	}
+	if (depth > SHALLOW_DEPTH || i > uniq) {
+		err = E2X_ERR_NO_SPACE;
+		goto out;
+	}
+	depth = 0;
+	/* levels bottom up, each node filled, until the root holds the top */
+	n = g.n;
+	ent = (char *)g.ex;
+	err = ext2fs_get_mem(fs->blocksize, &buf);
+	while (!err && n > ROOT_SLOTS) {
+		size_t nodes = (n + per - 1) / per;
+		struct ext3_extent_idx *up = NULL;
+
+		if (depth >= SHALLOW_DEPTH || uniq - used < nodes) {
+			err = E2X_ERR_NO_SPACE;
+			break;
+		}
+		err = ext2fs_get_memzero(nodes * sizeof(*up), &up);
+		if (err)
+			break;
+		for (i = 0; !err && i < nodes; i++) {
+			unsigned int cnt = i + 1 < nodes ? per : n - i * per;
+			const char *first = ent + i * per *
+						  sizeof(struct ext3_extent);
+			blk64_t b = g.node[used++];
+
+			/* both entry kinds start with their logical block */
+			memcpy(&up[i].ei_block, first, sizeof(up[i].ei_block));
+			up[i].ei_leaf = b & 0xffffffff;
+			up[i].ei_leaf_hi = b >> 32;
+			err = write_node(fs, ino, b, depth, first, cnt, buf);
+		}
+		free(lvl);	/* the level below, written out */
+		lvl = up;
+		ent = (char *)up;
+		n = nodes;
+		depth++;
+	}
+	if (err)
+		goto out;
+	memset(in->i_block, 0, sizeof(in->i_block));
+	eh->eh_magic = EXT3_EXT_MAGIC;
+	eh->eh_entries = n;
+	eh->eh_max = ROOT_SLOTS;
+	eh->eh_depth = depth;
+	memcpy(eh + 1, ent, n * sizeof(struct ext3_extent));
+	*dropped = g.fx.dropped;
+out:
+	ext2fs_free_mem(&buf);
+	free(lvl);
+	ext2fs_free_mem(&g.ex);
+	ext2fs_free_mem(&g.node);
 	return err;
 }

@@ -255,6 +255,82 @@ bigalloc_crossed() {
 	dbg "sif /big block[11] $((s + 1))" && keep_file /big
 }
 bigalloc_dup() { keep_file /big && dup_block; }
+extent_flag_lost() { keep_file /big && dbg "sif /big flags 0"; }
+# /frag (see extent_deep): its first extent remapped onto its fifth's
+# block, its fourth onto its own leaf block, which it then maps as data
+# too.  Cloning the first rewrites the leaf; the copy of the fourth must
+# still get what the block held before.
+extent_leaf_as_data() {
+	frag_file || return 1
+	leaf=$("$debugfs" -R "stat /frag" "$img" 2>/dev/null |
+		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
+	[ -n "$leaf" ] || return 1
+	# leaf entries: 12-byte header, 12 bytes an entry, start_lo at 8
+	patch_int "$img" $((leaf * $(bsize) + 12 + 8)) I "$(blk_of /frag 8)" &&
+	patch_int "$img" $((leaf * $(bsize) + 12 + 3 * 12 + 8)) I "$leaf" &&
+	keep_file /frag
+}
+# A file of ten extents (one block every other, too many for the root:
+# one leaf) whose leaf is moved down a chain of seven one-entry nodes
+# (free blocks taken for them): a root eight levels deep, past what the
+# kernel reads.  No metadata_csum (the nodes carry no checksum).  -fy
+# must keep the file.
+frag_file() {
+	python3 - "$work/frag" "$(bsize)" <<'PY'
+import sys
+bs = int(sys.argv[2])
+with open(sys.argv[1], "wb") as f:
+    for k in range(10):
+        f.seek(2 * k * bs)
+        f.write(bytes([65 + k]) * bs)
+PY
+	dbg "write $work/frag frag"
+}
+extent_deep() {
+	frag_file || return 1
+	keep_file /frag
+	nb=$("$debugfs" -R "ffb 7" "$img" 2>/dev/null |
+		sed -n 's/.*found: *//p')
+	set -- $nb
+	[ $# = 7 ] || return 1
+	loc=$("$debugfs" -R "imap /frag" "$img" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/\1 \2/p')
+	[ -n "$loc" ] || return 1
+	for b in "$@"; do dbg "setb $b" || return 1; done
+	python3 - "$img" "$(bsize)" $loc "$@" <<'PY'
+import struct, sys
+path, bs, iblk, ioff = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 0)
+nodes = [int(x) for x in sys.argv[5:]]
+with open(path, "r+b") as f:
+    ib = iblk * bs + ioff + 0x28
+    f.seek(ib)
+    root = f.read(60)
+    magic, n, mx, depth = struct.unpack("<HHHH", root[:8])
+    assert magic == 0xF30A and depth == 1 and n == 1
+    leaf = struct.unpack("<I", root[16:20])[0]
+    f.seek(leaf * bs)
+    node = f.read(bs)
+    magic, n, mx, depth = struct.unpack("<HHHH", node[:8])
+    assert magic == 0xF30A and depth == 0 and n == 10
+    body = node[12:12 + 12 * n]
+    per = (bs - 12) // 12
+    # nodes[0] the leaf, nodes[k] the index at depth k pointing to nodes[k-1]
+    for d, b in enumerate(nodes):
+        if d == 0:
+            blk = struct.pack("<HHHHI", 0xF30A, n, per, 0, 0) + body
+        else:
+            c = nodes[d - 1]
+            blk = struct.pack("<HHHHI", 0xF30A, 1, per, d, 0) + \
+                struct.pack("<IIHH", 0, c & 0xffffffff, c >> 32, 0)
+        f.seek(b * bs)
+        f.write(blk.ljust(bs, b"\0"))
+    top = nodes[-1]
+    newroot = struct.pack("<HHHHI", 0xF30A, 1, 4, len(nodes), 0) + \
+        struct.pack("<IIHH", 0, top & 0xffffffff, top >> 32, 0)
+    f.seek(ib)
+    f.write(newroot.ljust(60, b"\0"))
+PY
+}
 bigalloc_blockmap() {	# /small mapped by a block map (no extent flag)
 	b=$(blk_of /small 0)
 	keep_file /small

@@ -46,8 +46,9 @@ static uint64_t device_size(const uint8_t *data, size_t size)
 	return bytes > size ? bytes : size;
 }
 
-/* A read-only, sealed memfd holding the image; -1 on failure. */
-static int memory_device(const uint8_t *data, size_t size)
+/* A memfd holding a copy of the image, sealed read-only unless
+ * WRITABLE (a repair writes into its own copy); -1 on failure. */
+static int memory_device(const uint8_t *data, size_t size, int writable)
 {
 	int fd = memfd_create("e2x-fuzz", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	size_t done = 0;
@@ -62,8 +63,9 @@ static int memory_device(const uint8_t *data, size_t size)
 		done += n;
 	}
 	if (ftruncate(fd, device_size(data, size)) ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW |
-				      F_SEAL_SHRINK | F_SEAL_SEAL))
+	    fcntl(fd, F_ADD_SEALS, (writable ? 0 : F_SEAL_WRITE) |
+				      F_SEAL_GROW | F_SEAL_SHRINK |
+				      F_SEAL_SEAL))
 		goto fail;
 	return fd;
 fail:
@@ -80,23 +82,33 @@ void fsck_target_init(void)
 		perror("fsck_target: /dev/null");
 }
 
-int fsck_target_run(const uint8_t *data, size_t size)
+static int run_mode(const uint8_t *data, size_t size, int yes)
 {
 	struct fsck_ctx ctx = { 0 };
 	char path[64];
 	int fd, rc;
 
-	fd = memory_device(data, size);
+	fd = memory_device(data, size, yes);
 	if (fd < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ctx.prog = "e2fsck";
 	ctx.now = 1700000000;	/* fixed: the same input, the same path */
 	ctx.opt.device = path;
-	ctx.opt.mode = MODE_NO;
+	ctx.opt.mode = yes ? MODE_YES : MODE_NO;
 	ctx.opt.force = 1;
 	ctx.opt.progress_fd = -1;
 	rc = fsck_run(&ctx);
 	close(fd);
 	return rc;
+}
+
+int fsck_target_run(const uint8_t *data, size_t size)
+{
+	return run_mode(data, size, 0);
+}
+
+int fsck_target_run_fix(const uint8_t *data, size_t size)
+{
+	return run_mode(data, size, 1);
 }

@@ -2,7 +2,8 @@
 /*
  * smoke.c --- a standalone, deterministic driver of the e2fsck fuzz
  * target (fsck_target.c): every seed image as it is, then N mutations of
- * each (mutate.c), each case under a time limit.  Works with any
+ * each (mutate.c), each case checked (-fn) and then repaired (-fy, in a
+ * copy of its own), each run under a time limit.  Works with any
  * compiler; make check runs it (tests/fuzz/smoke.sh).
  *
  *   fsck-smoke [-n N] [-s SEED] [-t SECONDS] [-f FIRST] SEED_IMAGE...
@@ -146,16 +147,34 @@ static int write_one(const struct opts *o)
 	return rc;
 }
 
-/* Every case of one seed file; counts exit codes into RCS[0..16]. */
+/* One run of case K (WHAT) through RUN: its exit code counted into
+ * RCS[0..16] (16: anything else). */
+static void run_case(const struct opts *o, const char *path,
+		     unsigned long k, const char *what, const char *how,
+		     int (*run)(const uint8_t *, size_t), const uint8_t *buf,
+		     size_t size, unsigned long *rcs)
+{
+	int rc;
+
+	snprintf(current, sizeof(current), "%s:%lu (-s %llu, %s): %s", path,
+		 k, (unsigned long long)o->seed, how, what);
+	alarm(o->limit);
+	rc = run(buf, size);
+	alarm(0);
+	rcs[rc < 0 || rc > 16 ? 16 : rc]++;
+}
+
+/* Every case of one seed file; counts exit codes of the checks into
+ * RCS[0..16], of the repairs into FIXRCS. */
 static int run_seed(const struct opts *o, const char *path,
-		    unsigned long *rcs, unsigned long *runs, FILE *out)
+		    unsigned long *rcs, unsigned long *fixrcs,
+		    unsigned long *runs, FILE *out)
 {
 	struct mut_map m;
 	char what[256];
 	uint8_t *seed, *buf;
 	size_t size;
 	unsigned long k;
-	int rc;
 
 	seed = read_file(path, &size);
 	buf = seed ? malloc(size) : NULL;
@@ -173,13 +192,10 @@ static int run_seed(const struct opts *o, const char *path,
 		if (k == o->first && k)
 			continue;
 		make_case(&m, seed, size, o->seed, k, buf, what, sizeof(what));
-		snprintf(current, sizeof(current),
-			 "%s:%lu (-s %llu): %s", path, k,
-			 (unsigned long long)o->seed, what);
-		alarm(o->limit);
-		rc = fsck_target_run(buf, size);
-		alarm(0);
-		rcs[rc < 0 || rc > 16 ? 16 : rc]++;
+		run_case(o, path, k, what, "-fn", fsck_target_run, buf, size,
+			 rcs);
+		run_case(o, path, k, what, "-fy", fsck_target_run_fix, buf,
+			 size, fixrcs);
 		(*runs)++;
 	}
 	mut_map_free(&m);
@@ -191,7 +207,7 @@ static int run_seed(const struct opts *o, const char *path,
 int main(int argc, char **argv)
 {
 	struct opts o = { .n = 100, .seed = 1, .limit = 10 };
-	unsigned long rcs[17] = { 0 }, runs = 0;
+	unsigned long rcs[17] = { 0 }, fixrcs[17] = { 0 }, runs = 0;
 	time_t t0 = time(NULL);
 	FILE *out;
 	int c, i, bad = 0;
@@ -231,17 +247,23 @@ int main(int argc, char **argv)
 		__sanitizer_set_death_callback(say_case);
 	fsck_target_init();
 	for (i = optind; i < argc; i++)
-		if (run_seed(&o, argv[i], rcs, &runs, out))
+		if (run_seed(&o, argv[i], rcs, fixrcs, &runs, out))
 			bad = 1;
-	fprintf(out, "fsck-smoke: %lu cases in %ld s (seed %llu); exit codes:",
-		runs, (long)(time(NULL) - t0), (unsigned long long)o.seed);
+	fprintf(out, "fsck-smoke: %lu cases in %ld s (seed %llu); exit codes"
+		" of -fn:", runs, (long)(time(NULL) - t0),
+		(unsigned long long)o.seed);
 	for (i = 0; i <= 16; i++)
 		if (rcs[i])
 			fprintf(out, " %s%d=%lu", i == 16 ? "other" : "", i,
 				rcs[i]);
+	fprintf(out, "; of -fy:");
+	for (i = 0; i <= 16; i++)
+		if (fixrcs[i])
+			fprintf(out, " %s%d=%lu", i == 16 ? "other" : "", i,
+				fixrcs[i]);
 	fprintf(out, "\n");
 	/* 8 (cannot open) is an answer; more is not */
-	if (rcs[16]) {
+	if (rcs[16] || fixrcs[16]) {
 		fprintf(out, "fsck-smoke: exit codes outside 0..15\n");
 		bad = 1;
 	}

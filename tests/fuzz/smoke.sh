@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # smoke.sh --- a short, fixed-seed run of the e2fsck fuzz target in every
 # build: seed images of each feature set (make-seeds.sh, seeds.tsv), then
-# N structure-aware mutations of each through fsck-smoke, 10 s limit per
-# case.  Fails on a crash, a sanitizer report, a hang or a leak.
+# N structure-aware mutations of each through fsck-smoke, each checked
+# (-fn) and repaired (-fy, in a copy), 10 s limit per run.  Fails on a
+# crash, a sanitizer report, a hang or a leak.
 # E2X_FUZZ_CASES sets N (default 60); E2X_FUZZ_SEED the seed (default 1).
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
