@@ -73,7 +73,7 @@ PROBLEM(PR_0_ORPHANS_PRESENT, 0x000018, PROMPT_NONE, PR_INFO,
 	"them")
 PROBLEM(PR_0_FLEX_SIZE, 0x000019, PROMPT_FIX, NR,
 	"Flexible group size 2^{num} is out of range")
-PROBLEM(PR_0_CSUM_SEED, 0x00001a, PROMPT_FIX, NR,
+PROBLEM(PR_0_CSUM_SEED, 0x00001a, PROMPT_FIX, 0,
 	"The checksum seed feature is set on a file system without metadata "
 	"checksums")
 PROBLEM(PR_0_BACKUP_SB, 0x00001b, PROMPT_FIX, P | PR_NO_OK | PR_PREEN_NOMSG,

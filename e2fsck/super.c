@@ -166,10 +166,15 @@ static void check_features(struct fsck_ctx *ctx)
 	if (ext2fs_has_feature_metadata_csum(sb) &&
 	    ext2fs_has_feature_gdt_csum(sb))
 		combo(ctx, "metadata_csum and uninit_bg");
+	/* the seed means nothing without metadata checksums: the feature
+	 * bit goes, the seed field is left as it is */
 	if (ext2fs_has_feature_csum_seed(sb) &&
 	    !ext2fs_has_feature_metadata_csum(sb)) {
 		pctx_clear(&pctx);
-		fix_problem(ctx, PR_0_CSUM_SEED, &pctx);
+		if (fix_problem(ctx, PR_0_CSUM_SEED, &pctx)) {
+			ext2fs_clear_feature_csum_seed(sb);
+			ext2fs_mark_super_dirty(ctx->fs);
+		}
 	}
 	if (ext2fs_has_feature_64bit(sb) &&
 	    (sb->s_desc_size < EXT2_MIN_DESC_SIZE_64BIT ||
