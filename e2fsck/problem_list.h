@@ -33,7 +33,7 @@ PROBLEM(PR_0_R_BLOCKS, 0x000007, PROMPT_FIX, P,
 	"Reserved block count {num} is larger than the file system ({num2})")
 PROBLEM(PR_0_FREE_RANGE, 0x000008, PROMPT_FIX, P,
 	"The superblock's free {str} count {num} exceeds the total {num2}")
-PROBLEM(PR_0_FEATURE_COMBO, 0x000009, PROMPT_FIX, NR,
+PROBLEM(PR_0_FEATURE_COMBO, 0x000009, PROMPT_FIX, 0,
 	"Feature combination not allowed: {str}")
 PROBLEM(PR_0_DESC_SIZE, 0x00000a, PROMPT_NONE, PR_FATAL,
 	"Group descriptor size {num} is invalid")

@@ -132,13 +132,14 @@ static void check_geometry(struct fsck_ctx *ctx)
 	}
 }
 
-static void combo(struct fsck_ctx *ctx, const char *what)
+/* Report the feature combination WHAT; 1 when it is to be repaired. */
+static int combo(struct fsck_ctx *ctx, const char *what)
 {
 	struct problem_ctx pctx;
 
 	pctx_clear(&pctx);
 	pctx.str = what;
-	fix_problem(ctx, PR_0_FEATURE_COMBO, &pctx);
+	return fix_problem(ctx, PR_0_FEATURE_COMBO, &pctx);
 }
 
 static void check_features(struct fsck_ctx *ctx)
@@ -146,8 +147,13 @@ static void check_features(struct fsck_ctx *ctx)
 	struct ext2_super_block *sb = ctx->fs->super;
 	struct problem_ctx pctx;
 
-	if (ext2fs_has_feature_bigalloc(sb) && !ext2fs_has_feature_extents(sb))
-		combo(ctx, "bigalloc needs extent");
+	/* clusters are only mapped by extents: the feature comes back */
+	if (ext2fs_has_feature_bigalloc(sb) &&
+	    !ext2fs_has_feature_extents(sb) &&
+	    combo(ctx, "bigalloc needs extent")) {
+		ext2fs_set_feature_extents(sb);
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
 	/* meta_bg places the descriptors the resize inode would reserve
 	 * for: the feature, the reservation and the inode go (pass 1 then
 	 * claims none of its blocks, pass 5 frees them) */
@@ -163,9 +169,15 @@ static void check_features(struct fsck_ctx *ctx)
 			ctx->problems_unfixed++;
 		}
 	}
+	/* metadata_csum already checksums the descriptors: the older
+	 * descriptor checksum goes, and the descriptors keep the crc32c
+	 * libext2fs gives them under metadata_csum */
 	if (ext2fs_has_feature_metadata_csum(sb) &&
-	    ext2fs_has_feature_gdt_csum(sb))
-		combo(ctx, "metadata_csum and uninit_bg");
+	    ext2fs_has_feature_gdt_csum(sb) &&
+	    combo(ctx, "metadata_csum and uninit_bg")) {
+		ext2fs_clear_feature_gdt_csum(sb);
+		ext2fs_mark_super_dirty(ctx->fs);
+	}
 	/* the seed means nothing without metadata checksums: the feature
 	 * bit goes, the seed field is left as it is */
 	if (ext2fs_has_feature_csum_seed(sb) &&
