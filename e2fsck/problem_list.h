@@ -115,7 +115,7 @@ PROBLEM(PR_0_HURD_FILETYPE, 0x00002a, PROMPT_CLEAR_FLAG, 0,
 	"does not support it")
 PROBLEM(PR_0_EXTRA_ISIZE, 0x00002b, PROMPT_FIX, 0,
 	"The superblock's {str} extra inode size {num} is invalid")
-PROBLEM(PR_0_MMP, 0x00002c, PROMPT_FIX, NR,
+PROBLEM(PR_0_MMP, 0x00002c, PROMPT_FIX, 0,
 	"The multi-mount protection block {blk} is not valid ({str})")
 PROBLEM(PR_0_JOURNAL_SB_FIELDS, 0x00002d, PROMPT_FIX, 0,
 	"The journal superblock is not consistent ({str})")

@@ -868,8 +868,14 @@ static void check_mmp(struct fsck_ctx *ctx)
 		pctx.str = "bad checksum";
 	}
 	ext2fs_free_mem(&mmp);
-	if (pctx.str)
-		fix_problem(ctx, PR_0_MMP, &pctx);
+	if (!pctx.str || !fix_problem(ctx, PR_0_MMP, &pctx))
+		return;
+	/* rewritten in place; a block outside the file system stays
+	 * unrepaired */
+	if (e2x_repair_mmp_rewrite(fs)) {
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
+	}
 }
 
 static void check_hurd(struct fsck_ctx *ctx)

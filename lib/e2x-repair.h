@@ -200,5 +200,9 @@ errcode_t e2x_repair_quota_write(ext2_filsys fs, ext2_ino_t ino,
  * not in that state.  FLAGS: pass 0. */
 errcode_t e2x_repair_desc_size_unset(const char *device, io_manager mgr,
 				     int flags);
+/* The multi-mount protection block FS's superblock names (in range)
+ * does not hold a valid record: write a fresh one there, marked clean.
+ * EXT2_ET_INVALID_ARGUMENT without mmp or with the block out of range. */
+errcode_t e2x_repair_mmp_rewrite(ext2_filsys fs);
 
 #endif /* E2X_REPAIR_H */

@@ -40,3 +40,13 @@ out:
 	io_channel_close(io);
 	return err;
 }
+
+errcode_t e2x_repair_mmp_rewrite(ext2_filsys fs)
+{
+	if (!ext2fs_has_feature_mmp(fs->super) ||
+	    fs->super->s_mmp_block <= fs->super->s_first_data_block ||
+	    fs->super->s_mmp_block >= ext2fs_blocks_count(fs->super))
+		return EXT2_ET_INVALID_ARGUMENT;
+	/* a fresh block: magic, clean sequence, this host, the checksum */
+	return ext2fs_mmp_clear(fs);
+}

@@ -349,6 +349,10 @@ meta_bg_on() { dbg "feature meta_bg" && dbg "ssv first_meta_bg 1"; }
 csum_seed_on() { dbg "feature metadata_csum_seed"; }	# no metadata_csum
 uninit_bg_on() { dbg "feature uninit_bg"; }	# beside metadata_csum
 extent_off() { dbg "feature ^extent"; }
+mmp_magic() {	# debugfs then refuses to read the block back
+	dbg "set_mmp_value magic 0x1234"
+	"$debugfs" -R dump_mmp "$img" 2>&1 | grep -q 'invalid magic'
+}
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
