@@ -218,6 +218,11 @@ int fsck_run(struct fsck_ctx *ctx);
 
 /* First data block and clusters per group usable (super.c). */
 int fsck_geometry_sane(ext2_filsys fs);
+/* The inode count against the groups times the inodes per group: on a
+ * difference PR_0_INODES_COUNT, the count set to the product when
+ * repaired (and, read-only, in memory only).  0 when it agrees now, -1
+ * when it still disagrees. */
+int fsck_inodes_count(struct fsck_ctx *ctx);
 /* What makes superblock SB contradict itself, or NULL; the field primary
  * P has wrong by its backup B, or NULL (super_trust.c). */
 const char *fsck_super_contradiction(const struct ext2_super_block *sb);

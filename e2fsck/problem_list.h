@@ -22,7 +22,7 @@ PROBLEM(PR_0_SB_CSUM, 0x000002, PROMPT_FIX, P,
 PROBLEM(PR_0_FS_SIZE_DEVICE, 0x000003, PROMPT_ABORT, PR_NO_OK,
 	"The superblock says the file system has {num} blocks but the device "
 	"holds only {num2}")
-PROBLEM(PR_0_INODES_COUNT, 0x000004, PROMPT_FIX, NR,
+PROBLEM(PR_0_INODES_COUNT, 0x000004, PROMPT_FIX, 0,
 	"The inode count {num} disagrees with groups times inodes per group "
 	"({num2})")
 PROBLEM(PR_0_FIRST_DATA_BLOCK, 0x000005, PROMPT_NONE, PR_FATAL,

@@ -71,6 +71,39 @@ int fsck_geometry_sane(ext2_filsys fs)
 	       sb->s_clusters_per_group >= 8 && !(sb->s_clusters_per_group % 8);
 }
 
+int fsck_inodes_count(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	uint64_t want = (uint64_t)sb->s_inodes_per_group * fs->group_desc_count;
+	struct problem_ctx pctx;
+	int csum_ok;
+
+	if (want == sb->s_inodes_count)
+		return 0;
+	pctx_clear(&pctx);
+	pctx.num = sb->s_inodes_count;
+	pctx.num2 = want;
+	if (want > ~0U) {	/* no 32-bit count can hold it */
+		fix_problem(ctx, PR_0_INODES_COUNT, &pctx);
+		return -1;
+	}
+	if (fix_problem(ctx, PR_0_INODES_COUNT, &pctx)) {
+		sb->s_inodes_count = want;
+		ext2fs_mark_super_dirty(fs);
+		return 0;
+	}
+	if (ctx->fs_rw)
+		return -1;
+	/* checked read-only as if it were right; nothing is written (a
+	 * checksum that held is kept holding, in memory too) */
+	csum_ok = ext2fs_superblock_csum_verify(fs, sb);
+	sb->s_inodes_count = want;
+	if (csum_ok)
+		ext2fs_superblock_csum_set(fs, sb);
+	return 0;
+}
+
 static void check_geometry(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -92,13 +125,7 @@ static void check_geometry(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_0_BLOCKS_PER_GROUP, &pctx);
 		return;
 	}
-	if ((uint64_t)sb->s_inodes_per_group * fs->group_desc_count !=
-	    sb->s_inodes_count) {
-		pctx.num = sb->s_inodes_count;
-		pctx.num2 = (uint64_t)sb->s_inodes_per_group *
-			    fs->group_desc_count;
-		fix_problem(ctx, PR_0_INODES_COUNT, &pctx);
-	}
+	fsck_inodes_count(ctx);
 	if (ext2fs_r_blocks_count(sb) > ext2fs_blocks_count(sb) / 2) {
 		pctx.num = ext2fs_r_blocks_count(sb);
 		pctx.num2 = ext2fs_blocks_count(sb);

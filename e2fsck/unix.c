@@ -370,8 +370,7 @@ static int tolerable_super(struct fsck_ctx *ctx)
 	if (io_channel_set_blksize(io, SUPERBLOCK_OFFSET) ||
 	    io_channel_read_blk(io, 1, -(int)sizeof(sb), &sb))
 		goto out;
-	if (!ext2fs_has_feature_meta_bg(&sb) || sb.s_log_block_size > 6 ||
-	    !sb.s_blocks_per_group ||
+	if (sb.s_log_block_size > 6 || !sb.s_blocks_per_group ||
 	    sb.s_first_data_block >= ext2fs_blocks_count(&sb))
 		goto out;
 	bs = EXT2_BLOCK_SIZE(&sb);
@@ -379,6 +378,15 @@ static int tolerable_super(struct fsck_ctx *ctx)
 		dsz = sb.s_desc_size;
 	groups = (ext2fs_blocks_count(&sb) - sb.s_first_data_block +
 		  sb.s_blocks_per_group - 1) / sb.s_blocks_per_group;
+	/* an inode count other than groups times inodes per group */
+	if (sb.s_inodes_per_group && sb.s_inodes_per_group <= bs * 8ULL &&
+	    groups * sb.s_inodes_per_group <= ~0U &&
+	    groups * sb.s_inodes_per_group != sb.s_inodes_count) {
+		ok = 1;
+		goto out;
+	}
+	if (!ext2fs_has_feature_meta_bg(&sb))
+		goto out;
 	dblocks = (groups * dsz + bs - 1) / bs;
 	if (ext2fs_get_device_size2(ctx->opt.device, bs, &dev) ||
 	    dblocks > dev)
@@ -423,6 +431,10 @@ static int open_tolerant(struct fsck_ctx *ctx)
 		}
 		return 0;
 	}
+	ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
+	if (ctx->fs->group_desc_count * (uint64_t)sb->s_inodes_per_group !=
+	    sb->s_inodes_count && !fsck_inodes_count(ctx))
+		return 0;
 	/* nothing we can name: treat it as unusable */
 	ext2fs_close_free(&ctx->fs);
 	return -1;
