@@ -351,8 +351,9 @@ static errcode_t try_open(struct fsck_ctx *ctx, blk64_t sb, unsigned int bs,
 }
 
 /*
- * The one case open_tolerant() handles, judged from the raw superblock
- * before libext2fs allocates descriptors for it: meta_bg with
+ * The cases open_tolerant() handles, judged from the raw superblock
+ * before libext2fs allocates descriptors for it: an inode count other
+ * than groups times a sane inodes per group, or meta_bg with
  * s_first_meta_bg beyond the descriptor blocks, which fit on the device
  * (a garbage group count would have it allocate gigabytes).
  */
@@ -400,10 +401,10 @@ out:
 /*
  * A superblock libext2fs calls corrupt may still be checkable: reopen
  * tolerating superblock errors, and report what is wrong (s_first_meta_bg
- * beyond the descriptor blocks is the case libext2fs knows).  Returns 0
- * when the file system is open.
+ * beyond the descriptor blocks; with LAST, when no backup was found, a
+ * wrong inode count too).  Returns 0 when the file system is open.
  */
-static int open_tolerant(struct fsck_ctx *ctx)
+static int open_tolerant(struct fsck_ctx *ctx, int last)
 {
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
 		    EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS |
@@ -431,8 +432,11 @@ static int open_tolerant(struct fsck_ctx *ctx)
 		}
 		return 0;
 	}
+	/* a wrong inode count: only when no backup superblock stands in
+	 * (LAST), since a wrong inodes per group looks the same */
 	ctx->fs_rw = !!(ctx->fs->flags & EXT2_FLAG_RW);
-	if (ctx->fs->group_desc_count * (uint64_t)sb->s_inodes_per_group !=
+	if (last &&
+	    ctx->fs->group_desc_count * (uint64_t)sb->s_inodes_per_group !=
 	    sb->s_inodes_count && !fsck_inodes_count(ctx))
 		return 0;
 	/* nothing we can name: treat it as unusable */
@@ -708,7 +712,7 @@ static int open_fs(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_0_SB_CONTRADICTS, &pctx);
 		return 0;
 	}
-	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !open_tolerant(ctx))
+	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !open_tolerant(ctx, 0))
 		goto done;
 	if (first == EXT2_ET_BAD_DESC_SIZE && !open_desc_size_unset(ctx))
 		goto done;
@@ -716,6 +720,9 @@ static int open_fs(struct fsck_ctx *ctx)
 	if (fatal_open_error(first))
 		goto fail;
 	if (!open_backup(ctx, error_message(first)))
+		goto done;
+	if (first == EXT2_ET_CORRUPT_SUPERBLOCK && !ctx->used_backup_sb &&
+	    !open_tolerant(ctx, 1))
 		goto done;
 fail:
 	fprintf(stderr, "%s: cannot open %s as an ext2/3/4 file system: %s\n",

@@ -349,7 +349,7 @@ meta_bg_on() { dbg "feature meta_bg" && dbg "ssv first_meta_bg 1"; }
 csum_seed_on() { dbg "feature metadata_csum_seed"; }	# no metadata_csum
 uninit_bg_on() { dbg "feature uninit_bg"; }	# beside metadata_csum
 extent_off() { dbg "feature ^extent"; }
-inodes_count_off() { dbg "ssv inodes_count 3000"; }	# 16384 made
+inodes_count_off() { dbg "ssv inodes_count 3000"; }	# 2048 made; one group, no backup
 mmp_magic() {	# debugfs then refuses to read the block back
 	dbg "set_mmp_value magic 0x1234"
 	"$debugfs" -R dump_mmp "$img" 2>&1 | grep -q 'invalid magic'
