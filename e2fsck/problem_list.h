@@ -82,7 +82,7 @@ PROBLEM(PR_0_RESIZE_INODE, 0x00001c, PROMPT_REBUILD, 0,
 	"The resize inode is not valid ({str})")
 PROBLEM(PR_0_LAST_ORPHAN, 0x00001d, PROMPT_CLEAR, NR,
 	"The orphan list starts at inode {ino}, which is not a valid orphan")
-PROBLEM(PR_0_ORPHAN_FILE, 0x00001e, PROMPT_FIX, NR,
+PROBLEM(PR_0_ORPHAN_FILE, 0x00001e, PROMPT_FIX, 0,
 	"The orphan file inode {ino} is not valid ({str})")
 PROBLEM(PR_0_RESIZE_REBUILD_FAILED, 0x00001f, PROMPT_NONE, 0,
 	"The resize inode could not be made again ({str}); it is left cleared")

@@ -255,6 +255,15 @@ bigalloc_crossed() {
 	dbg "sif /big block[11] $((s + 1))" && keep_file /big
 }
 bigalloc_dup() { keep_file /big && dup_block; }
+# The orphan file's inode wiped: a new orphan file is made after pass 5
+orphan_file_inum() {
+	"$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Orphan file inode: *//p'
+}
+orphan_file_wiped() {
+	o=$(orphan_file_inum) && [ -n "$o" ] && keep_file /big &&
+	dbg "clri <$o>"
+}
 extent_flag_lost() { keep_file /big && dbg "sif /big flags 0"; }
 # /frag (see extent_deep): its first extent remapped onto its fifth's
 # block, its fourth onto its own leaf block, which it then maps as data
