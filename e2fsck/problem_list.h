@@ -473,7 +473,7 @@ PROBLEM(PR_5_BLOCK_PADDING, 0x050010, PROMPT_FIX, P,
 	"The padding at the end of the last block bitmap is not all set")
 PROBLEM(PR_5_INODE_PADDING, 0x050011, PROMPT_FIX, P,
 	"The padding at the end of an inode bitmap is not all set")
-PROBLEM(PR_5_QUOTA_FILE, 0x050012, PROMPT_FIX, NR,
+PROBLEM(PR_5_QUOTA_FILE, 0x050012, PROMPT_FIX, 0,
 	"The {str} quota file (inode {ino}) cannot be read as a quota tree")
 PROBLEM(PR_5_QUOTA_USAGE, 0x050013, PROMPT_FIX, 0,
 	"The {str} says {blk} bytes and {num} inodes in use; counted {blk2} "

@@ -255,6 +255,14 @@ bigalloc_crossed() {
 	dbg "sif /big block[11] $((s + 1))" && keep_file /big
 }
 bigalloc_dup() { keep_file /big && dup_block; }
+# The user quota tree's root (quota block 1: 1 KiB blocks) refers past
+# the end of the file: the file is written anew from the usage counted
+quota_root_bad() {
+	bs=$(bsize) && [ -n "$bs" ] &&
+	p=$(blk_of "<3>" $((1024 / bs))) && [ -n "$p" ] && [ "$p" != 0 ] &&
+	keep_file /big &&
+	patch_int "$img" $((p * bs + 1024 % bs)) I 65535
+}
 # The orphan file's inode wiped: a new orphan file is made after pass 5
 orphan_file_inum() {
 	"$debugfs" -R stats "$img" 2>/dev/null |
