@@ -493,8 +493,10 @@ PROBLEM(PR_1B_CLONE_FAILED, 0x110003, PROMPT_CLEAR_INODE, 0,
 PROBLEM(PR_1B_CLONE_UNSUPPORTED, 0x110004, PROMPT_NONE, 0,
 	"Inode {ino} keeps its shared clusters: copying clusters is not "
 	"available yet")
-PROBLEM(PR_1B_BAD_BLOCKS_META, 0x110005, PROMPT_RELOCATE, NR,
-	"The bad-blocks list names {num2} block(s) of file system metadata")
+PROBLEM(PR_1B_BAD_BLOCKS_META, 0x110005, PROMPT_CLEAR, 0,
+	"The bad-blocks list names {num2} block(s) of backup superblocks, "
+	"backup group descriptors or reserved descriptor blocks, which stay "
+	"in use: take them off the list")
 PROBLEM(PR_1B_BAD_BITMAPS, 0x110006, PROMPT_RELOCATE, 0,
 	"The bad-blocks list names {num2} block(s) holding group bitmaps")
 PROBLEM(PR_1B_BAD_FIXED_META, 0x110007, PROMPT_CLEAR, 0,
@@ -505,3 +507,6 @@ PROBLEM(PR_1B_CLUSTER_RULES, 0x110008, PROMPT_FIX, 0,
 	"Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
 	"one cluster of its own, every block at its own offset); its blocks can "
 	"be copied into place")
+PROBLEM(PR_1B_BAD_ITABLE, 0x110009, PROMPT_RELOCATE, NR,
+	"The bad-blocks list names {num2} block(s) of inode tables or other "
+	"file system metadata that cannot move")

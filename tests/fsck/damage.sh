@@ -186,6 +186,11 @@ bad_primary() {	# ... names the primary superblock and descriptors (1k)
 	dbg "sif <1> block[0] 1" && dbg "sif <1> block[1] 2" &&
 	dbg "sif <1> size 2048" && dbg "sif <1> blocks 4"
 }
+bad_backup_sb() {	# ... names group 1's backup superblock (1k)
+	keep_file /big &&
+	dbg "sif <1> block[0] 8193" && dbg "sif <1> size 1024" &&
+	dbg "sif <1> blocks 2"
+}
 bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
 	b=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
 		sed -n 's/^ *Inode bitmap at \([0-9]*\).*/\1/p' | head -1)
