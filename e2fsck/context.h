@@ -142,6 +142,8 @@ struct fsck_ctx {
 	struct gm_move *moves;
 	size_t nmoves, moves_cap;
 	int resize_rebuild;		/* inode 7 cleared: make it after pass 5 */
+	int orphan_file_rebuild;	/* orphan file forgotten: make one
+					 * after pass 5 */
 
 	struct qmap *qmaps;		/* quota usage per type (quota.c) */
 	struct fsck_enc *enc;		/* encryption policies (encrypt.c) */
@@ -242,6 +244,7 @@ int fsck_relocate_pending(struct fsck_ctx *ctx, dgrp_t g,
 			  enum e2x_group_meta k);
 void fsck_relocate(struct fsck_ctx *ctx);
 void fsck_resize_rebuild(struct fsck_ctx *ctx);
+void fsck_orphan_file_rebuild(struct fsck_ctx *ctx);
 void fsck_relocate_free(struct fsck_ctx *ctx);
 
 /* The stored bitmaps, loaded in the form pass 1 chose (pass5.c). */

@@ -416,6 +416,88 @@ out:
 	return n;
 }
 
+/*
+ * Listed bad blocks that are backup superblocks or descriptors, or
+ * reserved descriptor blocks (of any group): nothing but a resize or the
+ * backups' rewrite writes them and the reference keeps them in use as
+ * they are, so the entry only names a block that stays metadata.
+ * Counted, or with DROP taken off the list (the blocks stay in use).
+ */
+/* Whether B is the primary superblock or a primary descriptor block. */
+static int fixed_meta_blk(ext2_filsys fs, blk64_t b)
+{
+	blk64_t first = fs->super->s_first_data_block;
+	dgrp_t i;
+
+	if (b == first)
+		return 1;
+	for (i = 0; i < fs->desc_blocks; i++)
+		if (ext2fs_descriptor_block_loc2(fs, first, i) == b)
+			return 1;
+	return 0;
+}
+
+static int note_hit(blk64_t **hit, size_t *n, size_t *cap, blk64_t b)
+{
+	if (*n == *cap) {
+		size_t c = *cap * 2 + 8;
+		blk64_t *m = realloc(*hit, c * sizeof(**hit));
+
+		if (!m)
+			return -1;
+		*hit = m;
+		*cap = c;
+	}
+	(*hit)[(*n)++] = b;
+	return 0;
+}
+
+static uint64_t bad_backup_meta(struct fsck_ctx *ctx, int drop)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_badblocks_list bb = NULL;
+	blk64_t *hit = NULL, cand[2], b;
+	size_t n = 0, cap = 0, k;
+	dgrp_t g;
+
+	if (ext2fs_read_bb_inode(fs, &bb))
+		return 0;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blk64_t sb_blk, old_desc, new_desc, end = 0;
+		blk_t used;
+
+		if (ext2fs_super_and_bgd_loc2(fs, g, &sb_blk, &old_desc,
+					      &new_desc, &used))
+			continue;
+		cand[0] = g || sb_blk ? sb_blk : 0;
+		cand[1] = new_desc;
+		/* old layout: descriptors then reserved descriptor blocks */
+		if (old_desc)
+			end = old_desc + fs->desc_blocks +
+			      fs->super->s_reserved_gdt_blocks;
+		for (b = old_desc; b && b < end; b++)
+			if (!fixed_meta_blk(fs, b) && b < ((blk64_t)1 << 32) &&
+			    ext2fs_badblocks_list_test(bb, b) &&
+			    note_hit(&hit, &n, &cap, b))
+				goto out;
+		for (k = 0; k < 2; k++)
+			if (cand[k] && !fixed_meta_blk(fs, cand[k]) &&
+			    cand[k] < ((blk64_t)1 << 32) &&
+			    ext2fs_badblocks_list_test(bb, cand[k]) &&
+			    note_hit(&hit, &n, &cap, cand[k]))
+				goto out;
+	}
+	if (drop && n)
+		p1_report_write(ctx, EXT2_BAD_INO,
+				fsck_alloc_prepare(ctx) ?
+					EXT2_ET_BLOCK_ALLOC_FAIL :
+					e2x_repair_bb_unlist(fs, hit, n));
+out:
+	free(hit);
+	ext2fs_badblocks_list_free(bb);
+	return n;
+}
+
 /* Bad blocks inside metadata need the metadata moved (not a copy). */
 static void report_bad_blocks_meta(struct dup_state *ds,
 				   struct ext2_inode_large *in,
@@ -436,16 +518,24 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 	pctx_clear(&pctx);
 	pctx.ino = EXT2_BAD_INO;
 	pctx.num2 = bad_fixed_meta(ds->ctx, 0);
-	if (pctx.num2 && fix_problem(ds->ctx, PR_1B_BAD_FIXED_META, &pctx)) {
+	/* reported either way: not named again below */
+	if (pctx.num2 && fix_problem(ds->ctx, PR_1B_BAD_FIXED_META, &pctx))
 		bad_fixed_meta(ds->ctx, 1);
+	meta -= pctx.num2 < meta ? pctx.num2 : meta;
+	if (!meta)
+		return;
+	pctx.num2 = bad_backup_meta(ds->ctx, 0);
+	if (pctx.num2 && pctx.num2 <= meta) {
+		if (fix_problem(ds->ctx, PR_1B_BAD_BLOCKS_META, &pctx))
+			bad_backup_meta(ds->ctx, 1);
 		meta -= pctx.num2;
 	}
 	if (!meta)
 		return;
 	pctx.num2 = meta;
-	/* only bitmaps can move for now */
+	/* bitmaps can move; an inode table cannot yet */
 	if (bad_bitmaps(ds->ctx, 0) != meta)
-		fix_problem(ds->ctx, PR_1B_BAD_BLOCKS_META, &pctx);
+		fix_problem(ds->ctx, PR_1B_BAD_ITABLE, &pctx);
 	else if (fix_problem(ds->ctx, PR_1B_BAD_BITMAPS, &pctx))
 		bad_bitmaps(ds->ctx, 1);
 }

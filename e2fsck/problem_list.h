@@ -82,7 +82,7 @@ PROBLEM(PR_0_RESIZE_INODE, 0x00001c, PROMPT_REBUILD, 0,
 	"The resize inode is not valid ({str})")
 PROBLEM(PR_0_LAST_ORPHAN, 0x00001d, PROMPT_CLEAR, NR,
 	"The orphan list starts at inode {ino}, which is not a valid orphan")
-PROBLEM(PR_0_ORPHAN_FILE, 0x00001e, PROMPT_FIX, NR,
+PROBLEM(PR_0_ORPHAN_FILE, 0x00001e, PROMPT_FIX, 0,
 	"The orphan file inode {ino} is not valid ({str})")
 PROBLEM(PR_0_RESIZE_REBUILD_FAILED, 0x00001f, PROMPT_NONE, 0,
 	"The resize inode could not be made again ({str}); it is left cleared")
@@ -473,7 +473,7 @@ PROBLEM(PR_5_BLOCK_PADDING, 0x050010, PROMPT_FIX, P,
 	"The padding at the end of the last block bitmap is not all set")
 PROBLEM(PR_5_INODE_PADDING, 0x050011, PROMPT_FIX, P,
 	"The padding at the end of an inode bitmap is not all set")
-PROBLEM(PR_5_QUOTA_FILE, 0x050012, PROMPT_FIX, NR,
+PROBLEM(PR_5_QUOTA_FILE, 0x050012, PROMPT_FIX, 0,
 	"The {str} quota file (inode {ino}) cannot be read as a quota tree")
 PROBLEM(PR_5_QUOTA_USAGE, 0x050013, PROMPT_FIX, 0,
 	"The {str} says {blk} bytes and {num} inodes in use; counted {blk2} "
@@ -493,8 +493,10 @@ PROBLEM(PR_1B_CLONE_FAILED, 0x110003, PROMPT_CLEAR_INODE, 0,
 PROBLEM(PR_1B_CLONE_UNSUPPORTED, 0x110004, PROMPT_NONE, 0,
 	"Inode {ino} keeps its shared clusters: copying clusters is not "
 	"available yet")
-PROBLEM(PR_1B_BAD_BLOCKS_META, 0x110005, PROMPT_RELOCATE, NR,
-	"The bad-blocks list names {num2} block(s) of file system metadata")
+PROBLEM(PR_1B_BAD_BLOCKS_META, 0x110005, PROMPT_CLEAR, 0,
+	"The bad-blocks list names {num2} block(s) of backup superblocks, "
+	"backup group descriptors or reserved descriptor blocks, which stay "
+	"in use: take them off the list")
 PROBLEM(PR_1B_BAD_BITMAPS, 0x110006, PROMPT_RELOCATE, 0,
 	"The bad-blocks list names {num2} block(s) holding group bitmaps")
 PROBLEM(PR_1B_BAD_FIXED_META, 0x110007, PROMPT_CLEAR, 0,
@@ -505,3 +507,6 @@ PROBLEM(PR_1B_CLUSTER_RULES, 0x110008, PROMPT_FIX, 0,
 	"Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
 	"one cluster of its own, every block at its own offset); its blocks can "
 	"be copied into place")
+PROBLEM(PR_1B_BAD_ITABLE, 0x110009, PROMPT_RELOCATE, NR,
+	"The bad-blocks list names {num2} block(s) of inode tables or other "
+	"file system metadata that cannot move")

@@ -199,10 +199,15 @@ static void check_type(struct fsck_ctx *ctx, int t)
 		return;		/* PR_0_QUOTA_INODE covers unusable files */
 	pctx_clear(&pctx);
 	pctx.str = qname[t];
+	/* a tree that cannot be walked is written anew from the usage
+	 * counted: ids read before the bad reference keep their limits, the
+	 * rest have none; their usage is not compared one by one */
 	if (e2x_quota_iterate(qf, take_record, m)) {
 		pctx.ino = quota_ino(fs, t);
-		fix_problem(ctx, PR_5_QUOTA_FILE, &pctx);
-		goto out;
+		fixed = fix_problem(ctx, PR_5_QUOTA_FILE, &pctx);
+		if (!fixed)
+			goto out;
+		goto write;
 	}
 	for (i = 0; i < m->cap; i++) {
 		struct qusage *q = &m->v[i];
@@ -222,6 +227,7 @@ static void check_type(struct fsck_ctx *ctx, int t)
 		pctx.num2 = q->inodes;
 		fixed += fix_problem(ctx, PR_5_QUOTA_USAGE, &pctx);
 	}
+write:
 	if (fixed) {
 		blk64_t before = ext2fs_free_blocks_count(fs->super);
 

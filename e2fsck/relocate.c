@@ -11,6 +11,7 @@
  * and pass 2 drops the names of them; pass 5 rebuilds the bitmaps.
  */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include "problem.h"
 
@@ -128,6 +129,30 @@ void fsck_resize_rebuild(struct fsck_ctx *ctx)
 	if (err) {
 		pctx.str = error_message(err);
 		fix_problem(ctx, PR_0_RESIZE_REBUILD_FAILED, &pctx);
+	}
+}
+
+/*
+ * The orphan file super.c forgot, made again the same way (from the
+ * bitmaps pass 5 made right).  A failure leaves the feature on with no
+ * orphan file: the next check asks again.
+ */
+void fsck_orphan_file_rebuild(struct fsck_ctx *ctx)
+{
+	errcode_t err;
+
+	if (!ctx->orphan_file_rebuild || !ctx->fs_rw)
+		return;
+	ctx->orphan_file_rebuild = 0;
+	err = ctx->problems_unfixed ? E2X_ERR_CORRUPT :
+				      e2x_repair_orphan_file_rebuild(ctx->fs);
+	if (err) {
+		fprintf(stderr, "%s: no new orphan file made: %s\n",
+			ctx->prog, ctx->problems_unfixed ?
+					   "earlier problems remain" :
+					   error_message(err));
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
 	}
 }
 

@@ -775,8 +775,14 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 			pctx.str = "cannot be read";
 		else if (!LINUX_S_ISREG(inode.i_mode) || !inode.i_links_count)
 			pctx.str = "not a regular file in use";
-		if (pctx.str)
-			fix_problem(ctx, PR_0_ORPHAN_FILE, &pctx);
+		/* forgotten now, so passes 1-5 treat the inode as any other
+		 * (a file it is stays, garbage goes); a new orphan file is
+		 * made after pass 5 (relocate.c) */
+		if (pctx.str && fix_problem(ctx, PR_0_ORPHAN_FILE, &pctx)) {
+			sb->s_orphan_file_inum = 0;
+			ext2fs_mark_super_dirty(fs);
+			ctx->orphan_file_rebuild = 1;
+		}
 	}
 	check_quota_inodes(ctx);
 	pctx_clear(&pctx);

@@ -842,6 +842,7 @@ static const struct pass_entry passes[] = {
 	{ "Pass 4: reference counts", pass4 },
 	{ "Pass 5: bitmaps and free counts", pass5 },
 	{ "Rebuilding the resize inode", fsck_resize_rebuild, 1 },
+	{ "Rebuilding the orphan file", fsck_orphan_file_rebuild, 1 },
 };
 
 /* Times a repair may send the check back to pass 1 in one run. */

@@ -123,6 +123,11 @@ errcode_t e2x_repair_journal_super(ext2_filsys fs);
 /* Make a new internal journal of the default size (the block bitmap must
  * be loaded and right). */
 errcode_t e2x_repair_recreate_journal(ext2_filsys fs);
+/* Make a new orphan file of the default size for a file system whose
+ * orphan_file feature is on but whose s_orphan_file_inum is 0 (the
+ * caller forgot a bad one; the block and inode bitmaps must be loaded and
+ * right).  It takes the first free inode. */
+errcode_t e2x_repair_orphan_file_rebuild(ext2_filsys fs);
 
 /* repair_dir.c --- directory blocks and directories */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * repair_journal.c --- repair primitives for a journal that cannot be
- * used: drop it from the file system, and make a new internal one.
+ * used: drop it from the file system, and make a new internal one; and
+ * a new orphan file for one that had to be forgotten.
  */
 #include "config.h"
 #include <string.h>
@@ -105,6 +106,37 @@ errcode_t e2x_repair_recreate_journal(ext2_filsys fs)
 		err = e2x_read_inode(fs, fs->super->s_journal_inum, in);
 	if (!err)
 		err = e2x_write_inode(fs, fs->super->s_journal_inum, in);
+	ext2fs_free_mem(&in);
+	return err;
+}
+
+errcode_t e2x_repair_orphan_file_rebuild(ext2_filsys fs)
+{
+	struct ext2_inode_large *in = NULL;
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+	e2_blkcnt_t nblocks;
+	errcode_t err;
+
+	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
+	if (!(fs->flags & EXT2_FLAG_RW))
+		return EXT2_ET_RO_FILSYS;
+	if (!fs->block_map || !fs->inode_map)
+		return EXT2_ET_NO_BLOCK_BITMAP;
+	if (fs->super->s_orphan_file_inum)
+		return E2X_ERR_EXISTS;
+	nblocks = ext2fs_default_orphan_file_blocks(fs);
+	err = ext2fs_create_orphan_file(fs, (blk_t)nblocks);
+	if (err)
+		return err;
+	ext2fs_clear_feature_orphan_present(fs->super);
+	ext2fs_mark_super_dirty(fs);
+	/* libext2fs wrote the inode; once more for i_version */
+	err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
+				 &in);
+	if (!err)
+		err = e2x_read_inode(fs, fs->super->s_orphan_file_inum, in);
+	if (!err)
+		err = e2x_write_inode(fs, fs->super->s_orphan_file_inum, in);
 	ext2fs_free_mem(&in);
 	return err;
 }

@@ -186,6 +186,11 @@ bad_primary() {	# ... names the primary superblock and descriptors (1k)
 	dbg "sif <1> block[0] 1" && dbg "sif <1> block[1] 2" &&
 	dbg "sif <1> size 2048" && dbg "sif <1> blocks 4"
 }
+bad_backup_sb() {	# ... names group 1's backup superblock (1k)
+	keep_file /big &&
+	dbg "sif <1> block[0] 8193" && dbg "sif <1> size 1024" &&
+	dbg "sif <1> blocks 2"
+}
 bad_ibitmap() {	# the bad-blocks list names group 0's inode bitmap
 	b=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
 		sed -n 's/^ *Inode bitmap at \([0-9]*\).*/\1/p' | head -1)
@@ -255,6 +260,23 @@ bigalloc_crossed() {
 	dbg "sif /big block[11] $((s + 1))" && keep_file /big
 }
 bigalloc_dup() { keep_file /big && dup_block; }
+# The user quota tree's root (quota block 1: 1 KiB blocks) refers past
+# the end of the file: the file is written anew from the usage counted
+quota_root_bad() {
+	bs=$(bsize) && [ -n "$bs" ] &&
+	p=$(blk_of "<3>" $((1024 / bs))) && [ -n "$p" ] && [ "$p" != 0 ] &&
+	keep_file /big &&
+	patch_int "$img" $((p * bs + 1024 % bs)) I 65535
+}
+# The orphan file's inode wiped: a new orphan file is made after pass 5
+orphan_file_inum() {
+	"$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Orphan file inode: *//p'
+}
+orphan_file_wiped() {
+	o=$(orphan_file_inum) && [ -n "$o" ] && keep_file /big &&
+	dbg "clri <$o>"
+}
 extent_flag_lost() { keep_file /big && dbg "sif /big flags 0"; }
 # /frag (see extent_deep): its first extent remapped onto its fifth's
 # block, its fourth onto its own leaf block, which it then maps as data
