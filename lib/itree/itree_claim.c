@@ -122,6 +122,8 @@ static void claim_settle(struct claim *c)
 
 	blk64_t *v = c->got.v;
 
+	if (!c->got.n)
+		return;		/* nothing claimed: no list (qsort of NULL) */
 	for (i = 0; i < c->got.n; i++)
 		v[i] &= ~mask;
 	qsort(v, c->got.n, sizeof(*v), cmp_blk);

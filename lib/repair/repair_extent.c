@@ -281,7 +281,8 @@ static errcode_t write_node(ext2_filsys fs, ext2_ino_t ino, blk64_t blk,
 	eh->eh_max = (fs->blocksize - sizeof(*eh)) /
 		     sizeof(struct ext3_extent);
 	eh->eh_depth = depth;
-	memcpy(eh + 1, ent, n * sizeof(struct ext3_extent));
+	if (n)
+		memcpy(eh + 1, ent, n * sizeof(struct ext3_extent));
 	if (ext2fs_has_feature_metadata_csum(fs->super)) {
 		errcode_t err = ext2fs_extent_block_csum_set(fs, ino, eh);
 
@@ -379,7 +380,8 @@ errcode_t e2x_repair_extent_rebuild(ext2_filsys fs, ext2_ino_t ino,
 	eh->eh_entries = n;
 	eh->eh_max = ROOT_SLOTS;
 	eh->eh_depth = depth;
-	memcpy(eh + 1, ent, n * sizeof(struct ext3_extent));
+	if (n)
+		memcpy(eh + 1, ent, n * sizeof(struct ext3_extent));
 	*dropped = g.fx.dropped;
 out:
 	ext2fs_free_mem(&buf);

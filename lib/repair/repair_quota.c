@@ -127,7 +127,8 @@ errcode_t e2x_repair_quota_write(ext2_filsys fs, ext2_ino_t ino,
 	errcode_t err;
 	size_t i;
 
-	qsort(recs, n, sizeof(*recs), rec_cmp);
+	if (n)
+		qsort(recs, n, sizeof(*recs), rec_cmp);
 	for (i = 1; i < n; i++)
 		if (recs[i].id == recs[i - 1].id)
 			return EXT2_ET_INVALID_ARGUMENT;
