@@ -74,13 +74,24 @@ static int first_entry(const struct e2x_xattr_ibody_entry *e, void *priv)
 	return 1;
 }
 
-/* The value-inode entries of the in-inode area (values are placed from
- * the first entry on) judged by pass1_xattr.c with FLAGS. */
-static void check_ibody_entries(struct p1_inode *st, int flags)
+/* One walk of the in-inode area: its faults and its first entry's offset
+ * (*FIRST 0: no entry).  Returns 0 when the area could be read. */
+static int ibody_scan(struct p1_inode *st, unsigned int *first,
+		      unsigned int *faults)
 {
-	unsigned int first = 0;
+	errcode_t err;
 
-	e2x_xattr_ibody_walk(st->fs, st->inode, first_entry, &first, NULL);
+	*first = 0;
+	err = e2x_xattr_ibody_walk(st->fs, st->inode, first_entry, first,
+				   faults);
+	return err && !*first;	/* the callback stops the walk with 1 */
+}
+
+/* The value-inode entries of the in-inode area from FIRST (values are
+ * placed from the first entry on) judged by pass1_xattr.c with FLAGS. */
+static void check_ibody_entries(struct p1_inode *st, unsigned int first,
+				int flags)
+{
 	if (first)
 		p1_check_ea_entries(st, (const char *)st->inode, first,
 				    st->isize, first, 0, flags);
@@ -89,9 +100,9 @@ static void check_ibody_entries(struct p1_inode *st, int flags)
 void p1_check_ibody_ea(struct p1_inode *st)
 {
 	struct problem_ctx pctx;
-	unsigned int faults;
+	unsigned int faults, first;
 
-	if (e2x_xattr_ibody_walk(st->fs, st->inode, NULL, NULL, &faults))
+	if (ibody_scan(st, &first, &faults))
 		return;
 	if (ibody_reason(faults)) {
 		pctx_clear(&pctx);
@@ -100,7 +111,7 @@ void p1_check_ibody_ea(struct p1_inode *st)
 		p1_fix(st, PR_1_IBODY_EA_BAD, &pctx);
 		return;
 	}
-	check_ibody_entries(st, 0);
+	check_ibody_entries(st, first, 0);
 }
 
 /* An inline inode's attributes (p1_check_inline judged the area): the
@@ -108,7 +119,10 @@ void p1_check_ibody_ea(struct p1_inode *st)
  * only counted, as dropping them would drop the data. */
 void p1_note_ibody_ea_inodes(struct p1_inode *st)
 {
-	check_ibody_entries(st, EA_NO_DROP);
+	unsigned int faults, first;
+
+	if (!ibody_scan(st, &first, &faults))
+		check_ibody_entries(st, first, EA_NO_DROP);
 }
 
 /* Report; returns 1 when the problem was repaired. */
