@@ -174,8 +174,9 @@ static void check_extra_isize(struct p1_inode *st)
 		return;
 	if (extra > st->isize - EXT2_GOOD_OLD_INODE_SIZE || (extra & 3) ||
 	    extra < 4) {
-		st->bad = 1;
-		report(st, PR_1_EXTRA_ISIZE, extra, 0, NULL);
+		/* repaired in place: the inode is checked as usual */
+		if (!report(st, PR_1_EXTRA_ISIZE, extra, 0, NULL))
+			st->bad = 1;
 	}
 }
 
@@ -735,9 +736,9 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 	check_extra_isize(st);
 	if (!ext2fs_has_feature_64bit(fs->super) &&
 	    in->osd2.linux2.l_i_file_acl_high) {
-		report(st, PR_1_FILE_ACL_HI, in->osd2.linux2.l_i_file_acl_high,
-		       0, NULL);
-		st->bad = 1;
+		if (!report(st, PR_1_FILE_ACL_HI,
+			    in->osd2.linux2.l_i_file_acl_high, 0, NULL))
+			st->bad = 1;
 	}
 	if (in->i_faddr)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);

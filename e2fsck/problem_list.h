@@ -142,6 +142,10 @@ PROBLEM(PR_0_FIRST_INO_IN_USE, 0x000043, PROMPT_FIX, 0,
 PROBLEM(PR_0_GD_FROM_BACKUP, 0x000044, PROMPT_FIX, 0,
 	"Group {group}'s {str} at {blk} cannot be there; the backup group "
 	"descriptors place it at {num}, where nothing else is: use that")
+PROBLEM(PR_0_DESC_SIZE_NO64, 0x000045, PROMPT_CLEAR, P,
+	"The superblock holds group descriptor size {num} without 64bit, "
+	"where descriptors are 32 bytes and the size must be 0 or a power of "
+	"two")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,

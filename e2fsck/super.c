@@ -223,6 +223,18 @@ static void check_features(struct fsck_ctx *ctx)
 		pctx.num = sb->s_desc_size;
 		fix_problem(ctx, PR_0_DESC_SIZE, &pctx);
 	}
+	/* unused without 64bit (the kernel reads 32-byte descriptors), but
+	 * a size that could never be valid is junk to clear */
+	if (!ext2fs_has_feature_64bit(sb) && sb->s_desc_size &&
+	    (sb->s_desc_size > EXT2_MAX_DESC_SIZE ||
+	     (sb->s_desc_size & (sb->s_desc_size - 1)))) {
+		pctx_clear(&pctx);
+		pctx.num = sb->s_desc_size;
+		if (fix_problem(ctx, PR_0_DESC_SIZE_NO64, &pctx)) {
+			sb->s_desc_size = 0;
+			ext2fs_mark_super_dirty(ctx->fs);
+		}
+	}
 }
 
 /* Allowed range for group G's bitmaps and table. */

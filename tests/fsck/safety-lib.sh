@@ -130,7 +130,7 @@ lost() {
 # that the reference keeps).  Prints one line; returns 1 on a failure.
 check_repair() {
 	name=$1 dimg=$2 expect=$3
-	jsum=
+	jsum= refrep=1 sr_weak=0
 	[ "$expect" = fixed-jkeep ] && jsum=$(journal_sum "$dimg")
 	contents "$dimg" "$work/before"
 	if [ "$sr_itree" = 1 ]; then
@@ -141,6 +141,8 @@ check_repair() {
 		cp "$dimg" "$work/refcopy.img"
 		"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
 		"$ref" -fy "$work/refcopy.img" >/dev/null 2>&1
+		"$ref" -fn "$work/refcopy.img" >/dev/null 2>&1
+		refrep=$?
 		contents "$work/refcopy.img" "$work/refkept"
 	fi
 	E2X_FSCK_WRITE_LOG=$work/writes "$ours" -fy "$dimg" >"$work/fy.log" 2>&1
@@ -208,6 +210,14 @@ check_repair() {
 			sed 's/^/    ref -fn: /'
 		return 1
 	fi
+	# not a failure, but counted: the reference's repair ends clean where
+	# ours leaves errors (issue 11 wants one -fy run to suffice)
+	if [ "$rc" -ge 4 ] && [ "$refrep" = 0 ]; then
+		sr_weak=1
+		echo "WEAK $name: -fy exit $rc where the reference's repair ends clean"
+		grep -v '^Pass \|^Superblock and\|^$' "$work/fn.log" | head -4 |
+			sed 's/^/    fn: /'
+	fi
 	echo "ok $name (exit $rc, $(wc -l <"$work/before") files readable before)"
 	return 0
 }
@@ -231,7 +241,7 @@ EOF2
 sweep() {
 	names=$(awk -F'\t' '!/^#/ && NF { print $1 }' "$images_tsv")
 	nimg=$(echo "$names" | wc -l)
-	i=0 sw_ok=0 sw_fail=0 sw_noop=0
+	i=0 sw_ok=0 sw_fail=0 sw_noop=0 sw_weak=0
 	while [ $i -lt "$1" ]; do
 		i=$((i + 1))
 		s=$(($2 * 100000 + i))
@@ -258,10 +268,11 @@ sweep() {
 		if check_repair "seed $s $base: $(head -1 "$work/cmds" | cut -c3-)" \
 			"$dimg" any; then
 			sw_ok=$((sw_ok + 1))
+			sw_weak=$((sw_weak + sr_weak))
 		else
 			sw_fail=$((sw_fail + 1))
 		fi
 	done
-	echo "sweep: $1 runs (seed $2): $sw_ok ok, $sw_fail failed, $sw_noop left the image unchanged"
+	echo "sweep: $1 runs (seed $2): $sw_ok ok ($sw_weak of them left errors the reference's repair clears), $sw_fail failed, $sw_noop left the image unchanged"
 	[ $sw_fail = 0 ]
 }

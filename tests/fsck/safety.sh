@@ -106,6 +106,16 @@ itable_on_journal() {
 # the reverse: a journal block pointer of ext3 aimed at group 0's inode
 # table (the table is where the backup descriptors have it: it stays)
 jblock_on_itable() { dbg "sif <8> block[5] $(loc 0 it)"; }
+# the damage safety-sweep made with seed S (damage_gen.py): a finding of
+# the long run kept as a case
+seed() {
+	python3 "$here/damage_gen.py" "$dimg" "$1" >"$work/cmds" || return 1
+	if [ "$sr_itree" = 1 ]; then
+		"$e2x_debugfs" -w -f "$work/cmds" "$dimg" >/dev/null 2>&1
+	else
+		"$ref_debugfs" -w -n -f "$work/cmds" "$dimg" >/dev/null 2>&1
+	fi
+}
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
