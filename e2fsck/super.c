@@ -476,6 +476,17 @@ static void gd_fixed(ext2_filsys fs, dgrp_t g, int what, __u32 n)
 	ext2fs_mark_super_dirty(fs);
 }
 
+/* Group 0 said to hold no inodes, or fewer than the reserved ones. */
+static int first_group_lazy(ext2_filsys fs)
+{
+	uint32_t ipg = fs->super->s_inodes_per_group;
+	uint32_t reserved = EXT2_FIRST_INODE(fs->super) - 1;
+
+	return ext2fs_bg_flags_test(fs, 0, EXT2_BG_INODE_UNINIT) ||
+	       (reserved < ipg &&
+		ext2fs_bg_itable_unused(fs, 0) > ipg - reserved);
+}
+
 static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
 {
 	ext2_filsys fs = ctx->fs;
@@ -514,6 +525,16 @@ static void check_gd_counts(struct fsck_ctx *ctx, dgrp_t g)
 					      EXT2_BG_INODE_UNINIT);
 			ext2fs_mark_super_dirty(fs);
 		}
+	} else if (csum && g == 0 && first_group_lazy(fs)) {
+		/* the root and the reserved inodes live in group 0: it is
+		 * never lazy, and believing it would lose every file */
+		pctx.str = "the first group holds the root directory";
+		if (fix_problem(ctx, PR_0_GD_FLAGS, &pctx)) {
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+			ext2fs_bg_itable_unused_set(fs, g, 0);
+			ext2fs_group_desc_csum_set(fs, g);
+			ext2fs_mark_super_dirty(fs);
+		}
 	} else if (csum && g == fs->group_desc_count - 1 &&
 		   ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT)) {
 		pctx.str = "last group without a block bitmap";
@@ -535,6 +556,12 @@ static void check_gd_csum(struct fsck_ctx *ctx, dgrp_t g)
 	pctx_clear(&pctx);
 	pctx.group = g;
 	if (fix_problem(ctx, PR_0_GD_CSUM, &pctx)) {
+		/* a descriptor that fails its checksum cannot be trusted to
+		 * say which of its inodes and blocks were never used: every
+		 * one is checked, and pass 5 sets the marks again */
+		ext2fs_bg_flags_clear(ctx->fs, g, EXT2_BG_BLOCK_UNINIT |
+				      EXT2_BG_INODE_UNINIT);
+		ext2fs_bg_itable_unused_set(ctx->fs, g, 0);
 		ext2fs_group_desc_csum_set(ctx->fs, g);
 		ext2fs_mark_super_dirty(ctx->fs);
 	}

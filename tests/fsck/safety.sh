@@ -116,6 +116,8 @@ seed() {
 		"$ref_debugfs" -w -n -f "$work/cmds" "$dimg" >/dev/null 2>&1
 	fi
 }
+# group 0 (the root's) said never used, its checksum made to agree
+gd0_inode_uninit() { dbg "set_bg 0 flags 1" && dbg "set_bg 0 checksum calc"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
