@@ -284,6 +284,23 @@ static void add_missing_dotdot(struct p2_dir *pd, struct ext2_dir_entry *dot,
 	p2_fix_dot(pd, (void *)((char *)dot + 12), rec_len - 12, 1, 0);
 }
 
+/* The second record of block 0 is no '..' and '.' before it grew over a
+ * salvaged gap: '..' goes into that gap, and the record is an ordinary
+ * entry (taking its place would cost a name).  1 when so. */
+static int dotdot_into_gap(struct p2_dir *pd, char *buf,
+			   struct ext2_dir_entry *d)
+{
+	struct ext2_dir_entry *dot = (void *)buf;
+	unsigned int dot_len = 0;
+
+	if (is_dotdot(d->name, ext2fs_dirent_name_len(d)) ||
+	    ext2fs_get_rec_len(pd->fs, dot, &dot_len) || dot_len < 24 ||
+	    (char *)d != buf + dot_len)
+		return 0;
+	add_missing_dotdot(pd, dot, dot_len);
+	return 1;
+}
+
 /* A record that fails the structure checks at OFF: 1 when it is bad. */
 static int record_bad(struct p2_dir *pd, char *buf, unsigned int off,
 		      unsigned int end, int inline_dir, problem_t *code)
@@ -330,6 +347,14 @@ static int walk_region(struct p2_dir *pd, char *buf, unsigned int end,
 			continue;
 		}
 		ext2fs_get_rec_len(fs, d, &rec_len);
+		if (first && slot == 1 && dotdot_into_gap(pd, buf, d)) {
+			unsigned int dot_len = 0;
+
+			slot = 2;
+			ext2fs_get_rec_len(fs, (void *)buf, &dot_len);
+			if (dot_len == 12)
+				prev = 12;	/* the new '..' */
+		}
 		if (first && slot < 2) {
 			check_dot_slot(pd, d, slot, rec_len);
 			ext2fs_get_rec_len(fs, d, &rec_len);

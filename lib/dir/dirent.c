@@ -206,6 +206,14 @@ int e2x_dirregion_find(const struct e2x_dirregion *r, const char *name,
 	return -1;
 }
 
+/* A '.' or '..' record with no inode yet: a repair left it for a later
+ * pass to fill in (a parent not known yet).  It keeps its place. */
+static int dot_placeholder(const struct e2x_dirent *de)
+{
+	return !de->inode && de->name_len >= 1 && de->name_len <= 2 &&
+	       de->name[0] == '.' && (de->name_len == 1 || de->name[1] == '.');
+}
+
 errcode_t e2x_dirregion_insert(struct e2x_dirregion *r, ext2_ino_t ino,
 			       const char *name, unsigned int name_len,
 			       unsigned int file_type)
@@ -219,12 +227,13 @@ errcode_t e2x_dirregion_insert(struct e2x_dirregion *r, ext2_ino_t ino,
 		len = e2x_dirent_rec_len(de, r->bs);
 		if (len < E2X_DIRENT_HDR)
 			return E2X_ERR_CORRUPT;
-		used = de->inode ? e2x_dirent_min_len(de->name_len) : 0;
-		if (!de->inode && len >= need) {
+		used = de->inode || dot_placeholder(de) ?
+			       e2x_dirent_min_len(de->name_len) : 0;
+		if (!used && len >= need) {
 			e2x_dirent_fill(de, ino, name, name_len, file_type);
 			return 0;
 		}
-		if (de->inode && len >= used + need) {
+		if (used && len >= used + need) {
 			nde = rec_at(r, off + used);
 			e2x_dirent_set_rec_len(de, used, r->bs);
 			e2x_dirent_set_rec_len(nde, len - used, r->bs);

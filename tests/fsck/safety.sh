@@ -118,6 +118,8 @@ seed() {
 }
 # group 0 (the root's) said never used, its checksum made to agree
 gd0_inode_uninit() { dbg "set_bg 0 flags 1" && dbg "set_bg 0 checksum calc"; }
+# the root's '.' name, '..' and the first entries after them overwritten
+root_head_garbage() { dbg "zap_block -f <2> -o 8 -l 64 -p 0x33 0"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
