@@ -181,6 +181,24 @@ START_TEST(region_insert_find_remove)
 }
 END_TEST
 
+/* A '..' record a repair left without its inode keeps its place: a new
+ * name goes behind it. */
+START_TEST(region_insert_keeps_dotdot_placeholder)
+{
+	char buf[48];
+	struct e2x_dirregion r = { buf, sizeof(buf), 4096 };
+	struct e2x_dirent *de = (void *)buf;
+
+	e2x_dirregion_init(&r);
+	e2x_dirent_fill(de, 0, "..", 2, 2);
+	ck_assert_int_eq(e2x_dirregion_insert(&r, 11, "lost", 4, 2), 0);
+	ck_assert_uint_eq(de->inode, 0);
+	ck_assert_int_eq(memcmp(de->name, "..", 2), 0);
+	ck_assert_int_eq(e2x_dirregion_find(&r, "lost", 4, NULL), 12);
+	ck_assert_int_eq(e2x_dirregion_check(&r), 0);
+}
+END_TEST
+
 /* Broken chains are refused: rec_len past the end, unaligned, too short
  * for its name, zero. */
 static const struct {
@@ -217,6 +235,7 @@ static Suite *suite_dirent(void)
 	tcase_add_test(tc, tail_layout);
 	tcase_add_test(tc, checksums_match_libext2fs);
 	tcase_add_test(tc, region_insert_find_remove);
+	tcase_add_test(tc, region_insert_keeps_dotdot_placeholder);
 	tcase_add_loop_test(tc, region_check_rejects, 0,
 			    sizeof(bad_chain_cases) /
 				    sizeof(bad_chain_cases[0]));
