@@ -167,9 +167,146 @@ def file_block():
              (ino, off, min(n, bsize - off), pattern(), blk)])
 
 
-kind = r.choice([sb_field, gd_field, gd_field, meta_block, inode_field,
-                 inode_field, file_block, file_block])
-desc, cmds = kind()
-print("# " + desc)
+# Seeds from 5000000 on (safety-sweep seed 50 and up) add damage aimed at
+# the blocks of real structures, found by reading the inode tables: a
+# directory block (an htree node among them), an extent index node, an
+# attribute block, inline data, the journal; and sometimes two or three
+# damages at once.  Earlier seeds keep the damage they always made.
+isize = u16(88) if u32(76) >= 1 else 128
+
+
+def inodes_in_use():
+    """(ino, raw inode) of every inode in use with a mode."""
+    out = []
+    with open(img, "rb") as f:
+        for g in range(groups):
+            it = group_meta(g)[2]
+            if not 0 < it < blocks:
+                continue
+            f.seek(it * bsize)
+            tab = f.read(ipg * isize)
+            for i in range(len(tab) // isize):
+                raw = tab[i * isize:(i + 1) * isize]
+                mode, = struct.unpack_from("<H", raw, 0)
+                links, = struct.unpack_from("<H", raw, 26)
+                if mode and links:
+                    out.append((g * ipg + i + 1, raw))
+    return out
+
+
+def extent_blocks(raw, want_nodes):
+    """Data blocks (or index node blocks) the inode's i_block names."""
+    magic, n, _mx, depth = struct.unpack_from("<HHHH", raw, 40)
+    out = []
+    flags, = struct.unpack_from("<I", raw, 32)
+    if flags & 0x10000000:         # inline data: no blocks
+        return out
+    if magic != 0xF30A:            # block map: the direct pointers
+        if not want_nodes:
+            out = [b for b in struct.unpack_from("<12I", raw, 40) if b]
+        else:
+            ind = struct.unpack_from("<I", raw, 40 + 48)[0]
+            out = [ind] if ind else []
+        return [b for b in out if 0 < b < blocks]
+    for k in range(min(n, 4)):
+        e = 40 + 12 + 12 * k
+        if depth:
+            lo, hi = struct.unpack_from("<IH", raw, e + 4)
+            if want_nodes:
+                out.append(lo | hi << 32)
+        elif not want_nodes:
+            ln, hi, lo = struct.unpack_from("<HHI", raw, e + 4)
+            ln &= 0x7fff
+            start = lo | hi << 32
+            out += [start + j for j in range(min(ln, 8))]
+    return [b for b in out if 0 < b < blocks]
+
+
+def zap(what, blk, lo=0, hi=None):
+    hi = bsize if hi is None else hi
+    off = r.randrange(lo, hi)
+    n = r.choice([1, 4, 8, 64, 256])
+    return ("%s block %d bytes %d+%d" % (what, blk, off, n),
+            ["zap_block -o %d -l %d -p %s %d" %
+             (off, min(n, bsize - off), pattern(), blk)])
+
+
+def structure_block():
+    used = inodes_in_use()
+    dirs = [(i, x) for i, x in used if struct.unpack_from("<H", x, 0)[0]
+            & 0xf000 == 0x4000]
+    pick = r.choice(["dir", "dir", "htree", "node", "xattr", "inline",
+                     "journal"])
+    if pick in ("dir", "htree"):
+        cand = dirs
+        if pick == "htree":
+            cand = [(i, x) for i, x in dirs
+                    if struct.unpack_from("<I", x, 32)[0] & 0x1000]
+        cand = [(i, x) for i, x in cand if extent_blocks(x, False)]
+        if cand:
+            ino, raw = r.choice(cand)
+            blk = r.choice(extent_blocks(raw, False))
+            # an htree root: its count/limit and first index entries
+            if pick == "htree" and r.random() < 0.5:
+                blk = extent_blocks(raw, False)[0]
+                return zap("htree root of inode %d:" % ino, blk, 0x18, 0x40)
+            return zap("directory %d" % ino, blk)
+    if pick == "node":
+        cand = [(i, x) for i, x in used if extent_blocks(x, True)]
+        if cand:
+            ino, raw = r.choice(cand)
+            return zap("inode %d tree node" % ino,
+                       r.choice(extent_blocks(raw, True)), 0, 64)
+    if pick == "xattr":
+        cand = [(i, x) for i, x in used
+                if 0 < struct.unpack_from("<I", x, 104)[0] < blocks]
+        if cand:
+            ino, raw = r.choice(cand)
+            return zap("inode %d xattr" % ino,
+                       struct.unpack_from("<I", raw, 104)[0], 0, 128)
+    if pick == "inline":
+        cand = [(i, x) for i, x in used
+                if struct.unpack_from("<I", x, 32)[0] & 0x10000000]
+        if cand and isize > 128:
+            ino, raw = r.choice(cand)
+            if r.random() < 0.5:
+                k = r.randrange(15)
+                v = r.choice([0, 0xffffffff, r.randrange(1 << 32)])
+                return ("inode %d inline i_block[%d] %d" % (ino, k, v),
+                        ["sif <%d> block[%d] %d" % (ino, k, v)])
+            # the in-inode attribute area, where system.data lives
+            g, i = (ino - 1) // ipg, (ino - 1) % ipg
+            at = group_meta(g)[2] * bsize + i * isize
+            extra, = struct.unpack_from("<H", raw, 128)
+            lo = min(128 + extra, isize - 1)
+            off = at % bsize + r.randrange(lo, isize)
+            n = r.choice([1, 4, 16])
+            return ("inode %d inline attribute bytes %d+%d" %
+                    (ino, off - at % bsize, n),
+                    ["zap_block -o %d -l %d -p %s %d" %
+                     (off, min(n, bsize - off), pattern(), at // bsize)])
+    if pick == "journal":
+        jblk = r.choice([0, 1, 2, 3, r.randrange(64)])
+        off = r.randrange(bsize)
+        n = r.choice([4, 64])
+        return ("journal logical block %d bytes %d+%d" % (jblk, off, n),
+                ["zap_block -f <8> -o %d -l %d -p %s %d" %
+                 (off, min(n, bsize - off), pattern(), jblk)])
+    return file_block()
+
+
+kinds = [sb_field, gd_field, gd_field, meta_block, inode_field,
+         inode_field, file_block, file_block]
+if seed >= 5000000:
+    kinds += [structure_block] * 6
+    many = r.choice([1, 1, 1, 2, 3])
+else:
+    many = 1
+descs, cmds = [], []
+for _ in range(many):
+    d, c = r.choice(kinds)()
+    descs.append(d)
+    cmds += c
+print("# " + "; ".join(descs))
 for c in cmds:
     print(c)
