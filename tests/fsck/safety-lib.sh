@@ -88,10 +88,10 @@ contents() {
 	c_img=$1 c_out=$2
 	rm -rf "$work/dump"
 	mkdir "$work/dump"
-	"$ref_debugfs" -c -R "rdump / $work/dump" "$c_img" >/dev/null 2>&1
+	timeout 120 "$ref_debugfs" -c -R "rdump / $work/dump" "$c_img" >/dev/null 2>&1
 	for c_sb in 8193:1024 16384:2048 32768:4096; do
 		[ -z "$(ls "$work/dump")" ] || break
-		"$ref_debugfs" -c -s "${c_sb%:*}" -b "${c_sb#*:}" \
+		timeout 120 "$ref_debugfs" -c -s "${c_sb%:*}" -b "${c_sb#*:}" \
 			-R "rdump / $work/dump" "$c_img" >/dev/null 2>&1
 	done
 	find "$work/dump" -type f -size +0 -exec sha256sum {} + 2>/dev/null |
@@ -145,7 +145,7 @@ check_repair() {
 		refrep=$?
 		contents "$work/refcopy.img" "$work/refkept"
 	fi
-	E2X_FSCK_WRITE_LOG=$work/writes "$ours" -fy "$dimg" >"$work/fy.log" 2>&1
+	E2X_FSCK_WRITE_LOG=$work/writes timeout 300 "$ours" -fy "$dimg" >"$work/fy.log" 2>&1
 	rc=$?
 	"$ours" -fn "$dimg" >"$work/fn.log" 2>&1
 	ourn=$?
