@@ -83,8 +83,9 @@ base_image() {
 # contents IMG OUT: "hash size" of every regular file the reference
 # debugfs can read out of IMG without its bitmaps (rdump), one a line,
 # sorted.  Empty files say nothing about damage and are left out, and so
-# are files of 256 MiB or more (a damaged size, sparse: hashing it takes hours).  When
-# the primary superblock cannot be used, the first backup's word counts.
+# are files of 256 MiB or more (a damaged size read out sparse: hashing
+# it would take hours).  When the primary superblock cannot be used, the
+# first backup's word counts.
 contents() {
 	c_img=$1 c_out=$2
 	rm -rf "$work/dump"
