@@ -173,6 +173,8 @@ static void print_field(FILE *out, struct fsck_ctx *ctx, problem_t code,
 		fprintf(out, "%llu", (unsigned long long)p->blk2);
 	else if (KEY("num"))
 		fprintf(out, "%" PRIu64, p->num);
+	else if (KEY("mode"))	/* a file mode: num, in octal */
+		fprintf(out, "%" PRIo64, p->num);
 	else if (KEY("num2"))
 		fprintf(out, "%" PRIu64, p->num2);
 	else if (KEY("group"))

@@ -151,11 +151,11 @@ PROBLEM(PR_0_DESC_SIZE_NO64, 0x000045, PROMPT_CLEAR, P,
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,
 	"Inode {ino}'s checksum does not match its contents")
 PROBLEM(PR_1_BAD_MODE, 0x010002, PROMPT_CLEAR_INODE, 0,
-	"Inode {ino} has an unknown file type (mode 0{num})")
+	"Inode {ino} has an unknown file type (mode 0{mode})")
 PROBLEM(PR_1_ROOT_NOT_DIR, 0x010003, PROMPT_CLEAR_INODE, 0,
 	"The root inode is not a directory")
 PROBLEM(PR_1_RESERVED_MODE, 0x010004, PROMPT_CLEAR, 0,
-	"Reserved inode {ino} has a file mode (0{num}) it should not have")
+	"Reserved inode {ino} has a file mode (0{mode}) it should not have")
 PROBLEM(PR_1_DTIME_SET, 0x010005, PROMPT_FIX, P,
 	"Inode {ino} is in use but has a deletion time")
 PROBLEM(PR_1_ZERO_DTIME, 0x010006, PROMPT_FIX, P,
