@@ -54,6 +54,13 @@ static int set_uuid(struct dbg_ctx *ctx, const char *cmd,
 	return err != 0;
 }
 
+/* "checksum calc": the checksum the contents call for, as e2fsprogs'
+ * debugfs takes it. */
+static int is_calc(const struct dbg_field *f, const char *value)
+{
+	return !strcmp(f->name, "checksum") && !strcmp(value, "calc");
+}
+
 int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 {
 	const struct dbg_field *f;
@@ -75,6 +82,11 @@ int do_ssv(struct dbg_ctx *ctx, int argc, char **argv)
 	}
 	if (!strcmp(f->name, "uuid"))
 		return set_uuid(ctx, argv[0], f, argv[2]);
+	if (is_calc(f, argv[2])) {	/* what the contents make it */
+		ext2fs_superblock_csum_set(ctx->fs, ctx->fs->super);
+		ext2fs_mark_super_dirty(ctx->fs);
+		return 0;
+	}
 	rc = dbg_field_set(f, idx, (unsigned char *)ctx->fs->super,
 			   sizeof(struct ext2_super_block), argv[2]);
 	if (rc)
@@ -135,6 +147,13 @@ int do_sif(struct dbg_ctx *ctx, int argc, char **argv)
 				 READ_INODE_NOCSUM);
 	if (err) {
 		dbg_error(ctx, argv[0], err, "reading inode %u", ino);
+		goto out;
+	}
+	if (is_calc(f, argv[3])) {
+		err = e2x_write_inode_exact(fs, ino, in, 0);
+		if (err)
+			dbg_error(ctx, argv[0], err, "writing inode %u", ino);
+		ret = err != 0;
 		goto out;
 	}
 	rc = dbg_field_set(f, idx, (unsigned char *)in,
@@ -199,6 +218,11 @@ int do_set_bg(struct dbg_ctx *ctx, int argc, char **argv)
 	}
 	gd = (unsigned char *)ext2fs_group_desc(fs, fs->group_desc,
 						 (dgrp_t)group);
+	if (is_calc(f, argv[3])) {
+		ext2fs_group_desc_csum_set(fs, (dgrp_t)group);
+		ext2fs_mark_super_dirty(fs);
+		return 0;
+	}
 	rc = dbg_field_set(f, idx, gd, EXT2_DESC_SIZE(fs->super), argv[3]);
 	if (rc)
 		return dbg_field_error(ctx, argv[0], rc, argv[2], argv[3]);
