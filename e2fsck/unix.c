@@ -266,20 +266,13 @@ static void check_mount(struct fsck_ctx *ctx)
 	exit(FSCK_ERROR);
 }
 
-/*
- * "Fixed" means fixed: after a run that repaired everything it found,
- * check the file system again read-only (its output discarded).  If that
- * check still finds problems the repairs did not hold: say so, and the
- * exit code says errors are left.
- */
-static int verify_repairs(const struct fsck_ctx *done, int rc)
+/* A read-only check of what DONE left (its output discarded): its exit
+ * code, 0 when clean. */
+static int check_quietly(const struct fsck_ctx *done)
 {
 	struct fsck_ctx v = { 0 };
 	int saved, null, vrc;
 
-	if (done->opt.mode == MODE_NO || done->opt.journal_only ||
-	    rc != FSCK_NONDESTRUCT)
-		return rc;
 	v.prog = done->prog;
 	v.now = done->now;
 	v.opt = done->opt;
@@ -298,7 +291,7 @@ static int verify_repairs(const struct fsck_ctx *done, int rc)
 			close(saved);
 		if (null >= 0)
 			close(null);
-		return rc;
+		return 0;
 	}
 	dup2(null, 1);
 	close(null);
@@ -306,8 +299,59 @@ static int verify_repairs(const struct fsck_ctx *done, int rc)
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
-	if (!vrc)
+	return vrc;
+}
+
+/* Repair rounds after the first when a check still finds problems. */
+#define FSCK_MAX_ROUNDS 2
+
+/* Another round may help: -y (or -p after a clean preen) and nothing
+ * worse than errors left; not with an undo file, which records one run. */
+static int may_repair_again(const struct fsck_ctx *done, int rc)
+{
+	if (done->opt.undo_file || (rc & ~(FSCK_NONDESTRUCT | FSCK_REBOOT |
+					   FSCK_UNCORRECTED)))
+		return 0;
+	if (done->opt.mode == MODE_YES)
+		return 1;
+	return done->opt.mode == MODE_PREEN && !(rc & FSCK_UNCORRECTED);
+}
+
+/*
+ * "Fixed" means fixed, and one run suffices: after a run that repaired
+ * what it found, check the file system again read-only.  If problems are
+ * left, repair again (a repair can uncover what the damage hid), at most
+ * FSCK_MAX_ROUNDS more times; the exit code says errors are left when
+ * the last check still finds some.
+ */
+static int verify_repairs(const struct fsck_ctx *done, int rc)
+{
+	int round;
+
+	if (done->opt.mode == MODE_NO || done->opt.journal_only ||
+	    !(rc & FSCK_NONDESTRUCT))
 		return rc;
+	for (round = 0;; round++) {
+		struct fsck_ctx again = { 0 };
+		int rrc;
+
+		if (!check_quietly(done))
+			return rc & ~FSCK_UNCORRECTED;
+		if (round == FSCK_MAX_ROUNDS || !may_repair_again(done, rc))
+			break;
+		printf("\n%s: a check after the repairs still finds problems; "
+		       "repairing again\n\n", done->opt.device);
+		again.prog = done->prog;
+		again.now = done->now;
+		again.opt = done->opt;
+		again.opt.force = 1;
+		again.opt.superblock = 0;
+		again.opt.blocksize = 0;
+		rrc = fsck_run(&again);
+		rc |= rrc & ~FSCK_UNCORRECTED;
+		if (!(rrc & FSCK_NONDESTRUCT))
+			break;	/* nothing more it can change */
+	}
 	printf("\n%s: a check after the repairs still finds problems: not "
 	       "everything was fixed (run e2fsck -fn to see what)\n",
 	       done->opt.device);
