@@ -275,6 +275,9 @@ uint64_t groups_free(ext2_filsys fs, int blocks);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);
+/* file_claims.c: the blocks files claim, read-only, when some group's
+ * metadata is not where the backup descriptors put it (else NULL). */
+errcode_t fsck_file_claims(struct fsck_ctx *ctx, ext2fs_block_bitmap *ret);
 void pass1(struct fsck_ctx *ctx);
 void pass1_rerun(struct fsck_ctx *ctx);
 void pass1b(struct fsck_ctx *ctx);

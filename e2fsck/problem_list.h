@@ -142,6 +142,10 @@ PROBLEM(PR_0_FIRST_INO_IN_USE, 0x000043, PROMPT_FIX, 0,
 PROBLEM(PR_0_GD_FROM_BACKUP, 0x000044, PROMPT_FIX, 0,
 	"Group {group}'s {str} at {blk} cannot be there; the backup group "
 	"descriptors place it at {num}, where nothing else is: use that")
+PROBLEM(PR_0_GD_ON_FILES, 0x000045, PROMPT_RELOCATE, 0,
+	"Group {group}'s {str} at {blk} lies on blocks files use, and the "
+	"backup group descriptors place it elsewhere: the descriptor is "
+	"damaged")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,
