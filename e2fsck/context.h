@@ -126,6 +126,9 @@ struct fsck_ctx {
 	int found_is_array;		/* block_found is a plain bit array */
 	int orphan_chain;		/* s_last_orphan set: dtime is a link */
 	int p1_restart;			/* a repair took back claimed blocks */
+	/* extent leaves in metadata, moving (pass1_nodes.c) */
+	struct node_move *node_moves;
+	size_t nnode_moves, node_moves_cap;
 	int journal_dropped;		/* an internal journal was cleared */
 
 	/* Journal and orphans at start-up (journal.c). */

@@ -29,6 +29,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/pass1_inline.c \
 	e2fsck/pass1_xattr.c \
 	e2fsck/pass1_itree.c \
+	e2fsck/pass1_nodes.c \
 	e2fsck/pass1b.c \
 	e2fsck/fix_inode.c \
 	e2fsck/pass2.h \

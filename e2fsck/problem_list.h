@@ -331,6 +331,12 @@ PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
 	"Inode {ino} has no extent flag, but its block area holds an extent "
 	"tree root, not a block map: set the flag")
+PROBLEM(PR_1_NODE_IN_META, 0x01004e, PROMPT_RELOCATE, 0,
+	"Inode {ino}'s extent leaf at block {blk} lies in file system "
+	"metadata, whose writes would change it: copy it to a new block")
+PROBLEM(PR_1_NODE_MOVE_FAILED, 0x01004f, PROMPT_NONE, 0,
+	"Inode {ino}'s extent leaf at block {blk} could not be moved ({str}); "
+	"it is checked where it is")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,
