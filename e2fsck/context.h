@@ -126,6 +126,9 @@ struct fsck_ctx {
 	int found_is_array;		/* block_found is a plain bit array */
 	int orphan_chain;		/* s_last_orphan set: dtime is a link */
 	int p1_restart;			/* a repair took back claimed blocks */
+	/* extent leaves in metadata, moving (pass1_nodes.c) */
+	struct node_move *node_moves;
+	size_t nnode_moves, node_moves_cap;
 	int journal_dropped;		/* an internal journal was cleared */
 
 	/* Journal and orphans at start-up (journal.c). */
@@ -275,6 +278,9 @@ uint64_t groups_free(ext2_filsys fs, int blocks);
 
 /* The passes. */
 void check_super(struct fsck_ctx *ctx);
+/* file_claims.c: the blocks files claim, read-only, when some group's
+ * metadata is not where the backup descriptors put it (else NULL). */
+errcode_t fsck_file_claims(struct fsck_ctx *ctx, ext2fs_block_bitmap *ret);
 void pass1(struct fsck_ctx *ctx);
 void pass1_rerun(struct fsck_ctx *ctx);
 void pass1b(struct fsck_ctx *ctx);

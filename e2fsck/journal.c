@@ -154,6 +154,21 @@ static const char *jinode_fault(ext2_filsys fs, ext2_ino_t ino,
 }
 
 /*
+ * The table the journal inode is read from is where the backup
+ * descriptors have it (or no backup says otherwise).  When not, the
+ * descriptor may point into a file's blocks: super.c judges the table
+ * first, and the inode is not written through that pointer.
+ */
+static int jinode_table_trusted(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+	blk64_t was;
+
+	return e2x_group_meta_backup_loc(fs, g, E2X_GM_INODE_TABLE, &was) ||
+	       !was || was == ext2fs_inode_table_loc(fs, g);
+}
+
+/*
  * After recovery (-y/-p): a journal inode still unusable on disk is
  * rewritten from JNL, the superblock's copy of its block map the log was
  * read through (taken before the replay, which may bring back an older
@@ -164,7 +179,8 @@ static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 	ext2_filsys fs = ctx->fs;
 	struct ext2_inode cur;
 
-	if (!jinode_fault(fs, fs->super->s_journal_inum, jnl, &cur))
+	if (!jinode_fault(fs, fs->super->s_journal_inum, jnl, &cur) ||
+	    !jinode_table_trusted(fs, fs->super->s_journal_inum))
 		return;
 	if (!e2x_journal_restore_inode(fs, jnl, ctx->now))
 		return;

@@ -20,6 +20,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/unix.c \
 	e2fsck/super.c \
 	e2fsck/super_trust.c \
+	e2fsck/file_claims.c \
 	e2fsck/relocate.c \
 	e2fsck/guard.c \
 	e2fsck/pass1.h \
@@ -28,6 +29,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/pass1_inline.c \
 	e2fsck/pass1_xattr.c \
 	e2fsck/pass1_itree.c \
+	e2fsck/pass1_nodes.c \
 	e2fsck/pass1b.c \
 	e2fsck/fix_inode.c \
 	e2fsck/pass2.h \

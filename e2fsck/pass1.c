@@ -908,6 +908,9 @@ static void scan_inodes(struct fsck_ctx *ctx, struct ext2_inode_large *in,
 			fsck_ra_itable(ctx, last_group + P1_RA_GROUPS);
 			p1_found_compact(ctx);
 		}
+		/* a leaf in metadata: copied now, checked next round */
+		if (p1_node_in_meta(ctx, ino, in))
+			continue;
 		if (defer_inode(ctx, &q, ino, in)) {
 			if (q.n == P1_DEFER_MAX)
 				drain_deferred(ctx, &q);
@@ -970,6 +973,7 @@ void pass1(struct fsck_ctx *ctx)
 		reset_round(ctx);
 	}
 	ctx->p1_restart = 0;
+	p1_nodes_free(ctx);
 	p1_promote_symlinks(ctx);
 }
 
@@ -1013,5 +1017,7 @@ static void pass1_round(struct fsck_ctx *ctx)
 	}
 	scan_inodes(ctx, in, isize);
 	p1_ea_finish(ctx);
+	if (!ctx->abort && p1_nodes_move(ctx))
+		ctx->p1_restart = 1;
 	ext2fs_free_mem(&in);
 }

@@ -59,6 +59,11 @@ struct p1_inode {
 
 /* pass1_blocks.c */
 void p1_mark_metadata(struct fsck_ctx *ctx);
+/* pass1_nodes.c: extent leaves lying in metadata, moved between rounds. */
+int p1_node_in_meta(struct fsck_ctx *ctx, ext2_ino_t ino,
+		    struct ext2_inode_large *in);
+int p1_nodes_move(struct fsck_ctx *ctx);
+void p1_nodes_free(struct fsck_ctx *ctx);
 void p1_claim(struct p1_inode *st, blk64_t pblk, blk64_t n,
 	      enum blk_kind kind);
 void p1_walk_blocks(struct p1_inode *st);

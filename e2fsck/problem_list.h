@@ -142,7 +142,11 @@ PROBLEM(PR_0_FIRST_INO_IN_USE, 0x000043, PROMPT_FIX, 0,
 PROBLEM(PR_0_GD_FROM_BACKUP, 0x000044, PROMPT_FIX, 0,
 	"Group {group}'s {str} at {blk} cannot be there; the backup group "
 	"descriptors place it at {num}, where nothing else is: use that")
-PROBLEM(PR_0_DESC_SIZE_NO64, 0x000045, PROMPT_CLEAR, P,
+PROBLEM(PR_0_GD_ON_FILES, 0x000045, PROMPT_RELOCATE, 0,
+	"Group {group}'s {str} at {blk} lies on blocks files use, and the "
+	"backup group descriptors place it elsewhere: the descriptor is "
+	"damaged")
+PROBLEM(PR_0_DESC_SIZE_NO64, 0x000046, PROMPT_CLEAR, P,
 	"The superblock holds group descriptor size {num} without 64bit, "
 	"where descriptors are 32 bytes and the size must be 0 or a power of "
 	"two")
@@ -331,6 +335,12 @@ PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
 	"Inode {ino} has no extent flag, but its block area holds an extent "
 	"tree root, not a block map: set the flag")
+PROBLEM(PR_1_NODE_IN_META, 0x01004e, PROMPT_RELOCATE, 0,
+	"Inode {ino}'s extent leaf at block {blk} lies in file system "
+	"metadata, whose writes would change it: copy it to a new block")
+PROBLEM(PR_1_NODE_MOVE_FAILED, 0x01004f, PROMPT_NONE, 0,
+	"Inode {ino}'s extent leaf at block {blk} could not be moved ({str}); "
+	"it is checked where it is")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -262,6 +262,12 @@ static int on_journal(ext2fs_block_bitmap jmap, blk64_t b, blk64_t n)
 	return jmap && !ext2fs_test_block_bitmap_range2(jmap, b, n);
 }
 
+/* Does any of N blocks from B belong to a file (FMAP, or NULL)? */
+static int on_files(ext2fs_block_bitmap fmap, blk64_t b, blk64_t n)
+{
+	return fmap && !ext2fs_test_block_bitmap_range2(fmap, b, n);
+}
+
 /* The backup descriptors put group G's K at B too. */
 static int backup_agrees(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
 			 blk64_t b)
@@ -278,7 +284,8 @@ static int backup_agrees(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
  * every copy).  1 when the descriptor points there now (claimed).
  */
 static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
-			       ext2fs_block_bitmap jmap, dgrp_t g,
+			       ext2fs_block_bitmap jmap,
+			       ext2fs_block_bitmap fmap, dgrp_t g,
 			       enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
@@ -290,7 +297,7 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	if (e2x_group_meta_backup_loc(fs, g, k, &was) || was == b ||
 	    was < lo || was > hi || hi - was < n - 1 ||
 	    !ext2fs_test_block_bitmap_range2(owned, was, n) ||
-	    on_journal(jmap, was, n))
+	    on_journal(jmap, was, n) || on_files(fmap, was, n))
 		return 0;
 	pctx_clear(&pctx);
 	pctx.group = g;
@@ -310,11 +317,14 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
  * Group G's metadata K: in its range and on blocks no other metadata
  * owns (OWNED, per block), it is claimed there; otherwise it is reported
  * and noted for relocation (relocate.c), and from now on the descriptor
- * points nowhere.
+ * points nowhere.  On blocks files claim (FMAP, file_claims.c) where the
+ * backup descriptors do not put it, the descriptor is what is wrong: the
+ * files keep their blocks.  Where the backup puts it too, a file's
+ * pointer is (pass 1 judges the file).
  */
 static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
-		       ext2fs_block_bitmap jmap, dgrp_t g,
-		       enum e2x_group_meta k)
+		       ext2fs_block_bitmap jmap, ext2fs_block_bitmap fmap,
+		       dgrp_t g, enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
 	blk64_t b = e2x_group_meta_loc(fs, g, k);
@@ -330,11 +340,13 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	else if (on_journal(jmap, b, n) && !backup_agrees(fs, g, k, b))
 		code = PR_0_GD_OVERLAP;	/* where the backup has it, the
 					 * journal's map is what is wrong */
+	else if (on_files(fmap, b, n) && !backup_agrees(fs, g, k, b))
+		code = PR_0_GD_ON_FILES;
 	else {
 		ext2fs_mark_block_bitmap_range2(owned, b, n);
 		return;
 	}
-	if (restore_from_backup(ctx, owned, jmap, g, k))
+	if (restore_from_backup(ctx, owned, jmap, fmap, g, k))
 		return;
 	pctx_clear(&pctx);
 	pctx.group = g;
@@ -431,7 +443,7 @@ static void check_placement(struct fsck_ctx *ctx)
 	static const enum e2x_group_meta order[E2X_GM_KINDS] = {
 		E2X_GM_INODE_TABLE, E2X_GM_BLOCK_BITMAP, E2X_GM_INODE_BITMAP
 	};
-	ext2fs_block_bitmap jmap;
+	ext2fs_block_bitmap jmap, fmap = NULL;
 	dgrp_t g;
 	int i;
 
@@ -441,9 +453,14 @@ static void check_placement(struct fsck_ctx *ctx)
 		return;
 	}
 	jmap = claim_journal(ctx, ctx->guard_meta);
+	/* without the map (no memory) files are judged by pass 1 as before */
+	fsck_file_claims(ctx, &fmap);
 	for (i = 0; i < E2X_GM_KINDS && !ctx->abort; i++)
 		for (g = 0; g < fs->group_desc_count && !ctx->abort; g++)
-			place_meta(ctx, ctx->guard_meta, jmap, g, order[i]);
+			place_meta(ctx, ctx->guard_meta, jmap, fmap, g,
+				   order[i]);
+	if (fmap)
+		ext2fs_free_block_bitmap(fmap);
 	if (!jmap)
 		return;
 	mark_all(ctx->guard_meta, jmap, fs->super->s_first_data_block,

@@ -89,7 +89,14 @@ errcode_t e2x_group_meta_backup_loc(ext2_filsys fs, dgrp_t g,
 	if (fs->group_desc_count < 2 || !ext2fs_bg_has_super(fs, 1))
 		return E2X_ERR_NOT_FOUND;
 	sb = ext2fs_group_first_block2(fs, 1);
-	at = ext2fs_descriptor_block_loc2(fs, sb, g / per);
+	/* libext2fs puts descriptor block 0 one further on for bigalloc
+	 * with 1k blocks (block 0 is not the file system's): true of the
+	 * primary only, the backup's follow its superblock */
+	if (!ext2fs_has_feature_meta_bg(fs->super) ||
+	    g / per < fs->super->s_first_meta_bg)
+		at = sb + 1 + g / per;
+	else
+		at = ext2fs_descriptor_block_loc2(fs, sb, g / per);
 	if (!at || at >= ext2fs_blocks_count(fs->super))
 		return E2X_ERR_NOT_FOUND;
 	err = ext2fs_get_mem(fs->blocksize, &buf);

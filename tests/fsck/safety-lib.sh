@@ -119,6 +119,12 @@ journal_sum() {
 	"$ref_debugfs" -c -R "cat <8>" "$1" 2>/dev/null | sha256sum
 }
 
+# meta_places IMG: where each group's bitmaps and inode table are.
+meta_places() {
+	/usr/sbin/dumpe2fs "$1" 2>/dev/null |
+		sed -n 's/.*\(Block bitmap\|Inode bitmap\|Inode table\) at \([0-9-]*\).*/\1 \2/p'
+}
+
 # lost BEFORE AFTER: the hashes of BEFORE missing from AFTER (counted).
 lost() {
 	comm -23 "$1" "$2"
@@ -127,7 +133,9 @@ lost() {
 # check_repair NAME IMG EXPECT: run our -fy on IMG (damaged) and judge.
 # EXPECT is "fixed" (exit 1, both -fn clean afterwards, every file the
 # reference's repair keeps kept too), "fixed-jkeep" (fixed, and the
-# journal's contents as they were) or "any" (the
+# journal's contents as they were), "fixed-meta" (fixed, every file of
+# the undamaged image kept and each group's metadata back where the
+# undamaged image has it: the backup descriptors knew) or "any" (the
 # property run: exit 0/1 only when clean; else 4 or 8 with nothing lost
 # that the reference keeps).  Prints one line; returns 1 on a failure.
 check_repair() {
@@ -171,11 +179,11 @@ check_repair() {
 	if [ "$rc" -ge 16 ] || [ "$ourn" -ge 16 ] ||
 		grep -q 'runtime error:\|AddressSanitizer' "$work/fy.log" "$work/fn.log"; then
 		why="crashed, did not run or a sanitizer report (exit $rc, then $ourn)"
-	elif [ "$rc" -ge 8 ] && [ "${expect%-jkeep}" = fixed ]; then
+	elif [ "$rc" -ge 8 ] && [ "${expect%-*}" = fixed ]; then
 		why="-fy exit $rc"
 	elif [ "$rc" -le 1 ] && { [ $ourn != 0 ] || [ $refn != 0 ]; }; then
 		why="-fy exit $rc but afterwards our -fn $ourn, reference -fn $refn"
-	elif [ "${expect%-jkeep}" = fixed ] && [ "$rc" != 1 ]; then
+	elif [ "${expect%-*}" = fixed ] && [ "$rc" != 1 ]; then
 		why="-fy exit $rc, want 1"
 	elif [ "$again" != 0 ]; then
 		why="a second -fy exit $again, want 0 (no change)"
@@ -188,7 +196,7 @@ check_repair() {
 	n=$(wc -l <"$work/lost-kept")
 	[ "$n" = 0 ] || why="${why:+$why; }$n file(s) readable before are not after"
 	# a repair called complete keeps at least what the reference's keeps
-	if [ "${expect%-jkeep}" = fixed ]; then
+	if [ "${expect%-*}" = fixed ]; then
 		# ... of the files the undamaged image holds: what else the
 		# reference keeps it made up (inodes read out of the journal
 		# where a misplaced table points)
@@ -196,6 +204,14 @@ check_repair() {
 		comm -12 "$work/refkept" "$work/truth-$sr_base" >"$work/refreal"
 		n=$(lost "$work/refreal" "$work/after" | wc -l)
 		[ "$n" = 0 ] || why="${why:+$why; }$n file(s) the reference's repair keeps are not kept"
+	fi
+	if [ "$expect" = fixed-meta ]; then
+		n=$(lost "$work/truth-$sr_base" "$work/after" | wc -l)
+		[ "$n" = 0 ] || why="${why:+$why; }$n file(s) of the undamaged image are not kept"
+		meta_places "$work/base-$sr_base.img" >"$work/places-base"
+		meta_places "$dimg" >"$work/places-after"
+		cmp -s "$work/places-base" "$work/places-after" ||
+			why="${why:+$why; }group metadata not back where it was: $(diff "$work/places-base" "$work/places-after" | grep '^>' | head -2 | tr '\n' ' ')"
 	fi
 	if [ "$expect" = fixed-jkeep ] && [ "$(journal_sum "$dimg")" != "$jsum" ]; then
 		why="${why:+$why; }the journal's contents changed"

@@ -60,7 +60,9 @@ ib_on_backup() {
 sb_number() {
 	/usr/sbin/dumpe2fs -h "$dimg" 2>/dev/null | awk -v f="$1" '
 		f == "blocks_per_group" && /^Blocks per group:/ { print $4 }
-		f == "first_data_block" && /^First block:/ { print $3 }'
+		f == "first_data_block" && /^First block:/ { print $3 }
+		f == "blocks_count" && /^Block count:/ { print $3 }
+		f == "flex_bg" && /^Filesystem features:/ { print / flex_bg/ ? 1 : 0 }'
 }
 # the first descriptor block overwritten with a pattern (issue 13 case 5)
 gdt_garbage() { dbg "zap_block -p 0xa5 $(($(sb_number first_data_block) + 1))"; }
@@ -120,6 +122,32 @@ seed() {
 gd0_inode_uninit() { dbg "set_bg 0 flags 1" && dbg "set_bg 0 checksum calc"; }
 # the root's '.' name, '..' and the first entries after them overwritten
 root_head_garbage() { dbg "zap_block -f <2> -o 8 -l 64 -p 0x33 0"; }
+# The lowest block of the file that owns the most blocks (past the
+# reserved inodes): icheck of every block, 200 to a command line.
+bigfile_block() {
+	seq 1 $(($(sb_number blocks_count) - 1)) | awk '
+		{ printf "%s%s", NR % 200 == 1 ? (NR > 1 ? "\nicheck " : "icheck ") : " ", $1 }
+		END { print "" }' >"$work/icheck"
+	"$ref_debugfs" -f "$work/icheck" "$dimg" 2>/dev/null | awk '
+		$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $2 > 11 {
+			n[$2]++
+			if (!($2 in lo) || $1 + 0 < lo[$2]) lo[$2] = $1 + 0
+		}
+		END { for (i in n) print n[i], lo[i] }' | sort -rn |
+		awk 'NR == 1 { print $2 }'
+}
+# group metadata K (inode_table, block_bitmap, inode_bitmap) moved onto
+# a big regular file's first block, the descriptor checksum recomputed:
+# group 0's with flex_bg, else that of the group the block is in (the
+# backup descriptors still have the true place; issue 13)
+meta_on_file() {
+	b=$(bigfile_block)
+	[ -n "$b" ] || return 1
+	g=0
+	[ "$(sb_number flex_bg)" = 1 ] ||
+		g=$(((b - $(sb_number first_data_block)) / $(sb_number blocks_per_group)))
+	dbg "set_bg $g $1 $b" && dbg "set_bg $g checksum calc"
+}
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
