@@ -20,6 +20,7 @@ struct gm_move {
 	enum e2x_group_meta kind;
 	blk64_t orig;		/* the location the descriptor gave */
 	int approved;		/* the move was answered yes */
+	int done;		/* made (or failed): not again on a restart */
 };
 
 /*
@@ -49,6 +50,7 @@ void fsck_relocate_note(struct fsck_ctx *ctx, dgrp_t g, enum e2x_group_meta k,
 	m->kind = k;
 	m->orig = e2x_group_meta_loc(ctx->fs, g, k);
 	m->approved = fix;
+	m->done = 0;
 	e2x_group_meta_set(ctx->fs, g, k, 0);
 	if (!fix && ctx->fs_rw)
 		ctx->fs_rw = 0;
@@ -61,7 +63,8 @@ int fsck_relocate_pending(struct fsck_ctx *ctx, dgrp_t g,
 	size_t i;
 
 	for (i = 0; i < ctx->nmoves; i++)
-		if (ctx->moves[i].group == g && ctx->moves[i].kind == k)
+		if (ctx->moves[i].group == g && ctx->moves[i].kind == k &&
+		    !ctx->moves[i].done)
 			return 1;
 	return 0;
 }
@@ -102,8 +105,10 @@ void fsck_relocate(struct fsck_ctx *ctx)
 	if (!ctx->block_found)
 		return;
 	for (i = 0; i < ctx->nmoves && ctx->fs_rw; i++)
-		if (ctx->moves[i].approved)
+		if (ctx->moves[i].approved && !ctx->moves[i].done) {
 			move_one(ctx, &ctx->moves[i]);
+			ctx->moves[i].done = 1;
+		}
 }
 
 /*

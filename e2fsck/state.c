@@ -90,7 +90,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	fsck_ra_close(ctx);
 	free(ctx->ea_refs);
 	dir_info_free(ctx);
-	fsck_relocate_free(ctx);
+	/* the moves super.c noted outlive a restart of pass 1: they are
+	 * freed with the file system (fsck_run) */
 	ctx->inode_used = ctx->inode_dir = ctx->inode_reg = NULL;
 	ctx->inode_bad = NULL;
 	ctx->block_found = ctx->block_meta = ctx->block_dup = NULL;
