@@ -698,9 +698,12 @@ static void check_orphan_dtime(struct p1_inode *st)
 	struct ext2_super_block *sb = st->fs->super;
 	uint32_t dt = st->inode->i_dtime;
 
+	/* a clock that was never set (times below the inode count) makes
+	 * small deletion times normal; a time of 0 (a backup superblock has
+	 * no mount or write time) says nothing */
 	if (!dt || dt >= sb->s_inodes_count || st->ctx->orphan_chain ||
-	    sb->s_wtime < sb->s_inodes_count ||
-	    sb->s_mtime < sb->s_inodes_count ||
+	    (sb->s_wtime && sb->s_wtime < sb->s_inodes_count) ||
+	    (sb->s_mtime && sb->s_mtime < sb->s_inodes_count) ||
 	    (sb->s_mkfs_time && sb->s_mkfs_time < sb->s_inodes_count))
 		return;
 	report(st, PR_1_LOW_DTIME, dt, 0, NULL);

@@ -230,7 +230,33 @@ static void count_value_inode(struct p1_inode *st, ext2_ino_t inum)
 	ext2fs_icount_increment(st->ctx->ea_inode_refs, inum, NULL);
 }
 
-/* Value-inode references and, in blocks, entry hashes.  Returns -1 when
+/* An in-inode entry's hash, when it has one, is its value's (libext2fs
+ * refuses the whole area otherwise); a wrong one is set right. */
+static void check_ibody_hash(struct p1_inode *st,
+			     const struct ext2_ext_attr_entry *e,
+			     const char *value)
+{
+	struct problem_ctx pctx;
+	__u32 hash;
+
+	if ((const char *)value + e->e_value_size >
+	    (const char *)st->inode + st->isize)
+		return;		/* the walk reported the bounds */
+	hash = ext2fs_ext_attr_hash_entry((struct ext2_ext_attr_entry *)e,
+					  (void *)value);
+	if (e->e_hash == hash ||
+	    e->e_hash == ext2fs_ext_attr_hash_entry_signed(
+				 (struct ext2_ext_attr_entry *)e, (void *)value))
+		return;
+	pctx_clear(&pctx);
+	pctx.ino = st->ino;
+	if (!fix_problem(st->ctx, PR_1_IBODY_EA_HASH, &pctx))
+		return;
+	((struct ext2_ext_attr_entry *)e)->e_hash = hash;
+	st->dirty = 1;
+}
+
+/* Value-inode references and entry hashes.  Returns -1 when
  * a repair dropped the area.  An inline inode's in-inode attributes
  * (EA_NO_DROP) are only counted: dropping them would drop its data. */
 int p1_check_ea_entries(struct p1_inode *st, const char *base,
@@ -257,8 +283,13 @@ int p1_check_ea_entries(struct p1_inode *st, const char *base,
 			count_value_inode(st, e->e_value_inum);
 			continue;
 		}
-		if (!in_block || !e->e_hash)
+		if (!e->e_hash)
 			continue;
+		if (!in_block) {
+			check_ibody_hash(st, e, base + value_base +
+						 e->e_value_offs);
+			continue;
+		}
 		if (e->e_hash != ext2fs_ext_attr_hash_entry(
 					 e, (char *)base + value_base +
 						    e->e_value_offs) &&

@@ -281,6 +281,8 @@ static void add_missing_dotdot(struct p2_dir *pd, struct ext2_dir_entry *dot,
 	if (rec_len < 24)
 		return;
 	ext2fs_set_rec_len(pd->fs, 12, dot);
+	/* the bytes behind '.' were inside its record: no entry to keep */
+	memset((char *)dot + 12, 0, 8);
 	p2_fix_dot(pd, (void *)((char *)dot + 12), rec_len - 12, 1, 0);
 }
 
@@ -372,8 +374,11 @@ static int walk_region(struct p2_dir *pd, char *buf, unsigned int end,
 		if (first == 2 && slot == 2)
 			break;
 	}
-	if (first && slot == 1)
+	if (first && slot == 1) {
+		/* '.' as it is now: a salvage may have grown it */
+		ext2fs_get_rec_len(fs, (void *)buf, &rec_len);
 		add_missing_dotdot(pd, (void *)buf, rec_len);
+	}
 	else if (first && !slot)
 		entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0);
 	return 0;

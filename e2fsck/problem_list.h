@@ -341,6 +341,8 @@ PROBLEM(PR_1_NODE_IN_META, 0x01004e, PROMPT_RELOCATE, 0,
 PROBLEM(PR_1_NODE_MOVE_FAILED, 0x01004f, PROMPT_NONE, 0,
 	"Inode {ino}'s extent leaf at block {blk} could not be moved ({str}); "
 	"it is checked where it is")
+PROBLEM(PR_1_IBODY_EA_HASH, 0x010050, PROMPT_FIX, P,
+	"Inode {ino}'s in-inode extended attribute has a wrong hash")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,
