@@ -17,7 +17,7 @@ void fsck_progress_clear(struct fsck_ctx *ctx)
 }
 
 static const char *const fields[] = { "ino", "ino2", "dir", "blk", "blk2",
-				      "num", "num2", "group", "str", "name",
+				      "num", "num2", "group", "str", "name", "mode",
 				      NULL };
 
 START_TEST(test_codes_ordered_unique)
