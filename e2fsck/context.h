@@ -250,6 +250,12 @@ void fsck_resize_rebuild(struct fsck_ctx *ctx);
 void fsck_orphan_file_rebuild(struct fsck_ctx *ctx);
 void fsck_relocate_free(struct fsck_ctx *ctx);
 
+/* table_find.c: where group G's inode table, which its descriptor lost,
+ * lies in [LO, HI] by mke2fs's layout and the inodes found there: 1 and
+ * *WHERE, or 0. */
+int fsck_itable_find(struct fsck_ctx *ctx, dgrp_t g, blk64_t lo, blk64_t hi,
+		     blk64_t *where);
+
 /* The stored bitmaps, loaded in the form pass 1 chose (pass5.c). */
 errcode_t fsck_read_bitmaps(struct fsck_ctx *ctx);
 

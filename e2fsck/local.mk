@@ -19,7 +19,7 @@ e2fsck_e2fsck_SOURCES = \
 	e2fsck/readahead.c \
 	e2fsck/unix.c \
 	e2fsck/super.c \
-	e2fsck/super_trust.c \
+	e2fsck/super_trust.c e2fsck/table_find.c \
 	e2fsck/file_claims.c \
 	e2fsck/relocate.c \
 	e2fsck/guard.c \

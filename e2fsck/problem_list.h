@@ -150,6 +150,9 @@ PROBLEM(PR_0_DESC_SIZE_NO64, 0x000046, PROMPT_CLEAR, P,
 	"The superblock holds group descriptor size {num} without 64bit, "
 	"where descriptors are 32 bytes and the size must be 0 or a power of "
 	"two")
+PROBLEM(PR_0_GD_ITABLE_FOUND, 0x000047, PROMPT_FIX, 0,
+	"Group {group}'s inode table at {blk} cannot be there; the group's "
+	"inodes are found at {num}, where mke2fs places the table: use that")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,

@@ -314,6 +314,41 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 }
 
 /*
+ * No backup to ask: an inode table is looked for where mke2fs puts it,
+ * and used when the inodes there prove it (table_find.c) and nothing
+ * else owns those blocks.  1 when the descriptor points there now.
+ */
+static int restore_from_layout(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
+			       ext2fs_block_bitmap jmap,
+			       ext2fs_block_bitmap fmap, dgrp_t g,
+			       enum e2x_group_meta k)
+{
+	ext2_filsys fs = ctx->fs;
+	blk64_t b = e2x_group_meta_loc(fs, g, k), was, lo, hi;
+	blk64_t n = e2x_group_meta_len(fs, k);
+	struct problem_ctx pctx;
+
+	if (k != E2X_GM_INODE_TABLE)
+		return 0;
+	meta_range(fs, g, &lo, &hi);
+	if (!fsck_itable_find(ctx, g, lo, hi, &was) ||
+	    !ext2fs_test_block_bitmap_range2(owned, was, n) ||
+	    on_journal(jmap, was, n) || on_files(fmap, was, n))
+		return 0;
+	pctx_clear(&pctx);
+	pctx.group = g;
+	pctx.blk = b;
+	pctx.num = was;
+	if (!fix_problem(ctx, PR_0_GD_ITABLE_FOUND, &pctx))
+		return 0;
+	e2x_group_meta_set(fs, g, k, was);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	ext2fs_mark_block_bitmap_range2(owned, was, n);
+	return 1;
+}
+
+/*
  * Group G's metadata K: in its range and on blocks no other metadata
  * owns (OWNED, per block), it is claimed there; otherwise it is reported
  * and noted for relocation (relocate.c), and from now on the descriptor
@@ -346,7 +381,8 @@ static void place_meta(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 		ext2fs_mark_block_bitmap_range2(owned, b, n);
 		return;
 	}
-	if (restore_from_backup(ctx, owned, jmap, fmap, g, k))
+	if (restore_from_backup(ctx, owned, jmap, fmap, g, k) ||
+	    restore_from_layout(ctx, owned, jmap, fmap, g, k))
 		return;
 	pctx_clear(&pctx);
 	pctx.group = g;

@@ -148,6 +148,12 @@ meta_on_file() {
 		g=$(((b - $(sb_number first_data_block)) / $(sb_number blocks_per_group)))
 	dbg "set_bg $g $1 $b" && dbg "set_bg $g checksum calc"
 }
+# group 0's inode table pointer aimed at a journal block, the descriptor
+# checksum recomputed (ib64 has one group: no backup descriptors)
+itable0_on_journal() {
+	j=$("$ref_debugfs" -R "bmap <8> 5" "$dimg" 2>/dev/null)
+	[ -n "$j" ] && dbg "set_bg 0 inode_table $j" && dbg "set_bg 0 checksum calc"
+}
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
