@@ -521,6 +521,20 @@ inline_dir_parent() {	# /sub inline: '..' beyond the inode count
 	patch_int "$img" $(( $(inode_off /sub) + 40 )) I 0x7fffffff
 }
 
+# ---- e2fsprogs tests that are not in our corpus, made again -----------
+# f_dup_resize: the reserved descriptor blocks 4-7 (1 KiB blocks) and
+# their backups in group 1 marked free, then a new file written there:
+# the file keeps its contents (cloned) and the resize inode is rebuilt.
+dup_resize() {
+	head -c 64512 /dev/zero | tr '\0' r >"$work/bits" &&
+	dbg "freeb 4 4" && dbg "freeb 8195 4" &&
+	dbg "write $work/bits /resized" && keep_file /resized
+}
+# f_desc_size_bad: a descriptor size that is no power of two in the
+# primary only, with groups smaller than a bitmap block (-g 512): the
+# backup in group 1 is where the primary's group size puts it.
+desc_size_odd() { keep_file /big && dbg "ssv desc_size 129"; }
+
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
 	lost=
