@@ -534,6 +534,28 @@ dup_resize() {
 # primary only, with groups smaller than a bitmap block (-g 512): the
 # backup in group 1 is where the primary's group size puts it.
 desc_size_odd() { keep_file /big && dbg "ssv desc_size 129"; }
+# f_end-bitmap: the bits of the last group's block bitmap past the last
+# block cleared (they must stay set) and that group's free count off.
+end_bitmap_pad() {
+	last=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
+		sed -n 's/^ *Block bitmap at \([0-9]*\).*/\1/p' | tail -1)
+	[ -n "$last" ] || return 1
+	python3 - "$img" "$(bsize)" "$last" <<'PY'
+import struct, sys
+path, bs, bm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek(1024)
+    sb = f.read(1024)
+    count, first, bpg = struct.unpack_from("<I", sb, 4)[0], \
+        struct.unpack_from("<I", sb, 20)[0], struct.unpack_from("<I", sb, 32)[0]
+    n = (count - first) % bpg
+    assert n > 0
+    f.seek(bm * bs + n // 8)
+    keep = f.read(1)[0] & ((1 << (n % 8)) - 1)
+    f.seek(bm * bs + n // 8)
+    f.write(bytes([keep]) + bytes(bs - n // 8 - 1))
+PY
+}
 
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
