@@ -23,6 +23,7 @@ enum p1_repair {
 	RP_DTIME_ZERO,
 	RP_DTIME_NOW,
 	RP_FADDR_ZERO,
+	RP_HURD_FRAG_ZERO,	/* the Hurd's fragment number and size */
 	RP_ACL_HI_ZERO,
 	RP_EXTRA_ISIZE,
 	RP_EXTRA_TIME,
@@ -116,6 +117,9 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_ENCRYPT_BAD_POLICY, RP_CLEAR_INODE, 0 },
 	{ PR_1_FILE_ACL_HI, RP_ACL_HI_ZERO, 0 },
 	{ PR_1_FADDR, RP_FADDR_ZERO, 0 },
+	{ PR_1_HURD_FRAG, RP_HURD_FRAG_ZERO, 0 },
+	{ PR_1_SPECIAL_IMMUTABLE, RP_CLEAR_FLAG,
+	  EXT2_IMMUTABLE_FL | EXT2_APPEND_FL },
 	{ PR_1_EXTRA_TIME, RP_EXTRA_TIME, 0 },
 	{ PR_1_MAP_LOOP, RP_CLEAR_INODE, 0 },
 	{ PR_1_TOO_MANY_BAD, RP_CLEAR_INODE, 0 },
@@ -252,6 +256,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_FADDR_ZERO:
 		in->i_faddr = 0;
+		break;
+	case RP_HURD_FRAG_ZERO:
+		in->osd2.hurd2.h_i_frag = 0;
+		in->osd2.hurd2.h_i_fsize = 0;
 		break;
 	case RP_ACL_HI_ZERO:
 		in->osd2.linux2.l_i_file_acl_high = 0;

@@ -331,6 +331,12 @@ PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
 	"Inode {ino} has no extent flag, but its block area holds an extent "
 	"tree root, not a block map: set the flag")
+PROBLEM(PR_1_HURD_FRAG, 0x010050, PROMPT_CLEAR, 0,
+	"Inode {ino}'s obsolete Hurd fragment number and size are {num} and "
+	"{num2}, not zero")
+PROBLEM(PR_1_SPECIAL_IMMUTABLE, 0x010051, PROMPT_CLEAR_FLAG, 0,
+	"Special file inode {ino} (a device, fifo or socket) is marked "
+	"immutable or append-only, which such a file cannot be")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -203,6 +203,8 @@ keep_file() {
 	printf '%s %s\n' "$1" "$("$debugfs" -R "cat $1" "$img" 2>/dev/null |
 		sha256sum | cut -c1-64)" >>"$work/keep"
 }
+# keep_node PATH: -fy must leave PATH named (a device, fifo or socket)
+keep_node() { printf '%s node\n' "$1" >>"$work/keep"; }
 # new_big FILE: /big replaced by FILE's contents; sets s (its first block),
 # bs and r (blocks a cluster: these cases use -C 16384)
 new_big() {
@@ -556,12 +558,36 @@ with open(path, "r+b") as f:
     f.write(bytes([keep]) + bytes(bs - n // 8 - 1))
 PY
 }
+# f_badinode: on a Hurd file system a fifo whose fragment size byte (the
+# Hurd keeps it where Linux has i_blocks_hi) is 4: the field is cleared,
+# the fifo kept.
+hurd_frag() {
+	dbg "mknod timings p" && keep_node /timings &&
+	patch_int "$img" $(($(inode_off /timings) + 117)) B 4
+}
+# ... and devices marked immutable: the flag goes, the device stays; with
+# words past the device number too the inode is garbage and goes.
+device_immutable() {
+	dbg "mknod char_dev c 3 4" && dbg "sif /char_dev flags 0x10" &&
+	keep_node /char_dev &&
+	dbg "mknod block_dev b 1 2" && dbg "sif /block_dev block[5] 99" &&
+	keep_node /block_dev
+}
+device_immutable_junk() {
+	dbg "mknod block_dev b 1 2" && dbg "sif /block_dev flags 0x10" &&
+	dbg "sif /block_dev block[5] 99"
+}
 
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
 	lost=
 	[ -f "$work/keep" ] || return 0
 	while read -r path sum; do
+		if [ "$sum" = node ]; then
+			"$debugfs" -R "stat $path" "$img" 2>/dev/null |
+				grep -q '^Inode:' || lost="$lost $path"
+			continue
+		fi
 		[ "$("$debugfs" -R "cat $path" "$img" 2>/dev/null |
 			sha256sum | cut -c1-64)" = "$sum" ] || lost="$lost $path"
 	done <"$work/keep"
