@@ -517,6 +517,13 @@ PROBLEM(PR_1B_CLUSTER_RULES, 0x110008, PROMPT_FIX, 0,
 	"Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
 	"one cluster of its own, every block at its own offset); its blocks can "
 	"be copied into place")
-PROBLEM(PR_1B_BAD_ITABLE, 0x110009, PROMPT_RELOCATE, NR,
-	"The bad-blocks list names {num2} block(s) of inode tables or other "
-	"file system metadata that cannot move")
+PROBLEM(PR_1B_BAD_ITABLE, 0x110009, PROMPT_CLEAR, 0,
+	"The bad-blocks list names {num2} block(s) of inode tables, which "
+	"cannot move: take them off the list, so that the inodes there are "
+	"read and their files kept")
+PROBLEM(PR_1B_BAD_OTHER_META, 0x11000a, PROMPT_RELOCATE, NR,
+	"The bad-blocks list names {num2} block(s) of file system metadata "
+	"that cannot move")
+PROBLEM(PR_1B_RESTART, 0x11000b, PROMPT_NONE, PR_INFO,
+	"Inode table blocks came off the bad-blocks list; checking again from "
+	"pass 1")

@@ -577,6 +577,32 @@ device_immutable_junk() {
 	dbg "mknod block_dev b 1 2" && dbg "sif /block_dev flags 0x10" &&
 	dbg "sif /block_dev block[5] 99"
 }
+# f_bbinode, f_badtable: the bad-blocks list names the inode table block
+# holding /big's inode (and, for the second, group 0's bitmaps): the
+# table cannot move, so it comes off the list and every file is kept
+# (the reference drops the names of the inodes there); bitmaps move.
+bb_list() {	# bb_list BLOCK...: the bad-blocks inode lists just these
+	bs=$(bsize) && n=0
+	for b in "$@"; do
+		dbg "sif <1> block[$n] $b" || return 1
+		n=$((n + 1))
+	done
+	dbg "sif <1> size $((n * bs))" && dbg "sif <1> blocks $((n * bs / 512))"
+}
+itable_blk() {
+	"$debugfs" -R "imap $1" "$img" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\),.*/\1/p'
+}
+bad_itable() {
+	keep_file /big && keep_file /small && bb_list "$(itable_blk /big)"
+}
+bad_itable_bitmaps() {
+	set -- $(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
+		sed -n 's/^ *\(Block\|Inode\) bitmap at \([0-9]*\).*/\2/p' |
+		head -2)
+	[ $# = 2 ] && keep_file /big && keep_file /small &&
+	bb_list "$1" "$2" "$(itable_blk /big)"
+}
 
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
