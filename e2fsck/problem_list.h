@@ -337,6 +337,10 @@ PROBLEM(PR_1_HURD_FRAG, 0x010050, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_SPECIAL_IMMUTABLE, 0x010051, PROMPT_CLEAR_FLAG, 0,
 	"Special file inode {ino} (a device, fifo or socket) is marked "
 	"immutable or append-only, which such a file cannot be")
+PROBLEM(PR_1_INLINE_DATA_LOST, 0x010052, PROMPT_FIX, 0,
+	"Regular file {ino} has the inline data flag but no usable "
+	"system.data attribute ({str}): it keeps the bytes its inode holds "
+	"(60 at most), with a new empty attribute")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

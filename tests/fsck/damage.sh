@@ -98,7 +98,8 @@ enc_policy_differs() {	# ... names a file encrypted with another key
 
 # ---- the damage kinds ----------------------------------------------------
 inline_size() { dbg "sif /small size 500"; }
-inline_drop_data() { dbg "ea_rm /small system.data"; }
+inline_drop_data() { keep_file /small && dbg "ea_rm /small system.data"; }
+inline_dir_drop_data() { dbg "ea_rm /sub system.data"; }
 inline_on_device() { dbg "mknod dev0 c 1 3" && dbg "sif dev0 flags 0x10000000"; }
 inline_fifo_data() {	# a fifo whose i_block holds inline bytes
 	dbg "mknod fifo0 p" && dbg "sif fifo0 flags 0x10000000" &&
@@ -602,6 +603,33 @@ bad_itable_bitmaps() {
 		head -2)
 	[ $# = 2 ] && keep_file /big && keep_file /small &&
 	bb_list "$1" "$2" "$(itable_blk /big)"
+}
+# f_ea_inode_self_ref: an inline file of more than 60 bytes whose
+# system.data entry names the file itself as its value inode (size 0):
+# the file stays, with the 60 bytes i_block holds.
+inline_data_self_ref() {
+	printf '%070d\n' 7 >"$work/inl" && dbg "write $work/inl inl" &&
+	keep_node /inl &&
+	"$debugfs" -R "stat /inl" "$img" 2>/dev/null |
+		grep -q 'Flags: 0x10000000' || return 1
+	python3 - "$img" "$(inode_off /inl)" "$(ino_of /inl)" <<'PY'
+import struct, sys
+path, base, ino = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek(base + 128)
+    e = base + 128 + struct.unpack("<H", f.read(2))[0] + 4
+    while True:
+        f.seek(e)
+        nl, idx = struct.unpack("<BB", f.read(2))
+        if not nl:
+            sys.exit(1)
+        f.seek(e + 16)
+        if idx == 7 and f.read(nl) == b"data":
+            f.seek(e + 4)
+            f.write(struct.pack("<II", ino, 0))
+            break
+        e += (16 + nl + 3) & ~3
+PY
 }
 
 # Every file keep_file noted still holds what it held ($lost: those not).
