@@ -421,6 +421,9 @@ PROBLEM(PR_2_ENCRYPT_UNENCRYPTED, 0x020020, PROMPT_CLEAR, 0,
 PROBLEM(PR_2_ENCRYPT_POLICY, 0x020021, PROMPT_CLEAR, 0,
 	"Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
 	"whose encryption policy differs from the directory's")
+PROBLEM(PR_2_DOT_NUL, 0x020030, PROMPT_FIX, 0,
+	"The '{name}' entry of directory {ino} has bytes that are not zero "
+	"right after its name")
 
 /* Pass 3: connectivity. */
 PROBLEM(PR_3_ROOT_MISSING, 0x030001, PROMPT_CREATE, 0,

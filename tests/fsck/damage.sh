@@ -631,6 +631,29 @@ with open(path, "r+b") as f:
         e += (16 + nl + 3) & ~3
 PY
 }
+# f_dir_bad_csum: a directory's first block rewritten with '.' (or '..')
+# given a record length too short, so that the records behind it start
+# at unaligned offsets (and the checksum tail is gone).  Salvage keeps
+# what it can; '.' and '..' must come out zero-padded and nothing read
+# from the slack of '.' may become an entry.
+dot_records() {	# dot_records DOT_LEN DOTDOT_LEN
+	dbg "mkdir dd" && dbg "write $work/v dd/f" || return 1
+	python3 - "$img" "$(bsize)" "$(blk_of /dd 0)" "$(ino_of /dd)" \
+		"$(ino_of /dd/f)" "$1" "$2" <<'PY'
+import struct, sys
+img, bs, blk, d, f, l1, l2 = [int(x) if i else x for i, x in enumerate(sys.argv[1:])]
+out = b""
+for ino, name, rl, ft in ((d, b".", l1, 2), (2, b"..", l2, 2),
+                          (f, b"f", 1000, 1)):
+    out += struct.pack("<IHBB", ino, rl, len(name), ft) + name
+    out = out.ljust(len(out) + max(0, rl - 8 - len(name)), b"\0")
+with open(img, "r+b") as fh:
+    fh.seek(blk * bs)
+    fh.write(out.ljust(bs, b"\0")[:bs])
+PY
+}
+dot_rec_len_zero() { head -c 10 /dev/zero >"$work/v" && dot_records 0 12; }
+dotdot_rec_len_short() { head -c 10 /dev/zero >"$work/v" && dot_records 12 3; }
 
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
