@@ -654,6 +654,55 @@ PY
 }
 dot_rec_len_zero() { head -c 10 /dev/zero >"$work/v" && dot_records 0 12; }
 dotdot_rec_len_short() { head -c 10 /dev/zero >"$work/v" && dot_records 12 3; }
+# Hold-out damage kinds ours repaired already (regression cases):
+# f_eofblocks: a size far short of the blocks mapped
+size_short() { dbg "sif /big size 2048"; }
+# f_expand: the root inode made a regular file (every name is lost with
+# it: the files go to lost+found, which has to grow)
+root_not_dir() { dbg "sif <2> mode 0100644"; }
+# f_bitmaps: bits of both bitmaps wrong both ways
+bitmaps_both_ways() {
+	dbg "freeb $(blk_of /big 0)" && dbg "setb 9000" &&
+	dbg "freei <11>" && dbg "seti <500>"
+}
+# f_dup3: one block mapped twice by the same file (block map)
+dup_in_one_file() { dbg "sif /big block[5] $(blk_of /big 2)"; }
+# f_badlkcnt: files whose names are gone and that were freed (dtime,
+# bitmaps) but still count a link
+freed_with_links() {
+	i=$(ino_of /big) && dbg "unlink /big" && dbg "kill_file <$i>"
+}
+# f_baddotdir: the first entry of /sub names lost+found as 'X'
+dot_renamed() {
+	python3 - "$img" "$(bsize)" "$(blk_of /sub 0)" <<'PY'
+import struct, sys
+img, bs, blk = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(img, "r+b") as f:
+    f.seek(blk * bs)
+    ino, rl, nl, ft = struct.unpack("<IHBB", f.read(8))
+    assert nl == 1
+    f.seek(blk * bs)
+    f.write(struct.pack("<I", 11))
+    f.seek(blk * bs + 8)
+    f.write(b"X")
+PY
+}
+# f_extent_int_bad_magic: a file whose extent tree is two levels deep
+# (400 one-block extents, 1 KiB blocks), its index node's magic zeroed
+extent_index_magic() {
+	python3 - "$work/sparse" <<'PY'
+import sys
+with open(sys.argv[1], "wb") as f:
+    for k in range(400):
+        f.seek(2 * k * 1024)
+        f.write(bytes([65 + k % 26]) * 1024)
+PY
+	dbg "write $work/sparse sparse" || return 1
+	idx=$("$debugfs" -R "stat /sparse" "$img" 2>/dev/null |
+		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
+	"$debugfs" -R "ex /sparse" "$img" 2>/dev/null | grep -q '^ *0/ *2' &&
+	[ -n "$idx" ] && patch_int "$img" $((idx * $(bsize))) H 0
+}
 
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
