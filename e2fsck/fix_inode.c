@@ -84,6 +84,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_IBODY_EA_BAD, RP_IBODY_CLEAR, 0 },
 	{ PR_1_EXTRA_ISIZE, RP_EXTRA_ISIZE, 0 },
 	{ PR_1_EXTENT_HEADER, RP_MAP, 0 },
+	{ PR_1_EXTENT_MAGIC, RP_MAP, 0 },
 	{ PR_1_EXTENT_CSUM, RP_MAP, 0 },
 	{ PR_1_EXTENT_BOUNDS, RP_MAP, 0 },
 	{ PR_1_EXTENT_ORDER, RP_MAP, 0 },

@@ -341,6 +341,9 @@ PROBLEM(PR_1_INLINE_DATA_LOST, 0x010052, PROMPT_FIX, 0,
 	"Regular file {ino} has the inline data flag but no usable "
 	"system.data attribute ({str}): it keeps the bytes its inode holds "
 	"(60 at most), with a new empty attribute")
+PROBLEM(PR_1_EXTENT_MAGIC, 0x010053, PROMPT_FIX, 0,
+	"Inode {ino}'s extent node at block {blk} has lost its magic number "
+	"but its header and entries are sound")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

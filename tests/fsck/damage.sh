@@ -688,7 +688,9 @@ with open(img, "r+b") as f:
 PY
 }
 # f_extent_int_bad_magic: a file whose extent tree is two levels deep
-# (400 one-block extents, 1 KiB blocks), its index node's magic zeroed
+# (400 one-block extents, 1 KiB blocks), its index node's magic zeroed:
+# the rest of the node is sound, so the magic is written back and the
+# file kept whole (the reference empties the file).
 extent_index_magic() {
 	python3 - "$work/sparse" <<'PY'
 import sys
@@ -697,7 +699,7 @@ with open(sys.argv[1], "wb") as f:
         f.seek(2 * k * 1024)
         f.write(bytes([65 + k % 26]) * 1024)
 PY
-	dbg "write $work/sparse sparse" || return 1
+	dbg "write $work/sparse sparse" && keep_file /sparse || return 1
 	idx=$("$debugfs" -R "stat /sparse" "$img" 2>/dev/null |
 		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
 	"$debugfs" -R "ex /sparse" "$img" 2>/dev/null | grep -q '^ *0/ *2' &&
