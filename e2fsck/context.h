@@ -65,6 +65,7 @@ struct pass_time {
 };
 
 #define FSCK_MAX_PASSES 10
+#define FSCK_RESTART_BB 2	/* ctx->restart: bad-blocks list changed */
 #define FSCK_QUOTA_TYPES 3	/* user, group, project */
 struct qmap;
 
@@ -87,7 +88,8 @@ struct fsck_ctx {
 	int modified;		/* something was written (a repair, a replay) */
 	int hold_repairs;	/* answer yes but change nothing (unsafe now) */
 	int alloc_ready;	/* repairs may allocate (fix_alloc.c) */
-	int restart;		/* a repair changed what pass 1 reads */
+	int restart;		/* a repair changed what pass 1 reads
+				 * (FSCK_RESTART_BB: bad blocks unlisted) */
 	int bitmaps_changed;	/* a repair allocated or freed (fix_alloc.c) */
 
 	/* Results of pass 1. */

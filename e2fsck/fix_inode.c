@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "pass1.h"
+#include "e2x-xattr.h"
 
 enum p1_repair {
 	RP_CLEAR_INODE,		/* mark the inode deleted */
@@ -23,6 +24,8 @@ enum p1_repair {
 	RP_DTIME_ZERO,
 	RP_DTIME_NOW,
 	RP_FADDR_ZERO,
+	RP_HURD_FRAG_ZERO,	/* the Hurd's fragment number and size */
+	RP_INLINE_NEW_DATA,	/* a new empty system.data; i_block stays */
 	RP_ACL_HI_ZERO,
 	RP_EXTRA_ISIZE,
 	RP_EXTRA_TIME,
@@ -81,6 +84,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_IBODY_EA_BAD, RP_IBODY_CLEAR, 0 },
 	{ PR_1_EXTRA_ISIZE, RP_EXTRA_ISIZE, 0 },
 	{ PR_1_EXTENT_HEADER, RP_MAP, 0 },
+	{ PR_1_EXTENT_MAGIC, RP_MAP, 0 },
 	{ PR_1_EXTENT_CSUM, RP_MAP, 0 },
 	{ PR_1_EXTENT_BOUNDS, RP_MAP, 0 },
 	{ PR_1_EXTENT_ORDER, RP_MAP, 0 },
@@ -116,6 +120,10 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_ENCRYPT_BAD_POLICY, RP_CLEAR_INODE, 0 },
 	{ PR_1_FILE_ACL_HI, RP_ACL_HI_ZERO, 0 },
 	{ PR_1_FADDR, RP_FADDR_ZERO, 0 },
+	{ PR_1_HURD_FRAG, RP_HURD_FRAG_ZERO, 0 },
+	{ PR_1_INLINE_DATA_LOST, RP_INLINE_NEW_DATA, 0 },
+	{ PR_1_SPECIAL_IMMUTABLE, RP_CLEAR_FLAG,
+	  EXT2_IMMUTABLE_FL | EXT2_APPEND_FL },
 	{ PR_1_EXTRA_TIME, RP_EXTRA_TIME, 0 },
 	{ PR_1_MAP_LOOP, RP_CLEAR_INODE, 0 },
 	{ PR_1_TOO_MANY_BAD, RP_CLEAR_INODE, 0 },
@@ -219,6 +227,34 @@ static void trim_dir(struct p1_inode *st)
 	st->ctx->p1_restart = 1;
 }
 
+/*
+ * A regular file whose system.data attribute is missing or unusable: the
+ * first 60 bytes are in i_block still.  An empty attribute is written in
+ * place of any old one and the size cut to what i_block holds; with no
+ * room for it the file becomes empty (flag and block area cleared), as
+ * the reference leaves it.
+ */
+static void inline_new_data(ext2_filsys fs, unsigned int isize,
+			    struct ext2_inode_large *in)
+{
+	uint64_t size = EXT2_I_SIZE(in);
+
+	if (isize > EXT2_GOOD_OLD_INODE_SIZE) {
+		e2x_xattr_ibody_remove(fs, in, FSCK_XATTR_INDEX_SYSTEM, "data");
+		if (!e2x_xattr_ibody_set(fs, in, FSCK_XATTR_INDEX_SYSTEM,
+					 "data", "", 0)) {
+			if (size > EXT4_MIN_INLINE_DATA_SIZE)
+				size = EXT4_MIN_INLINE_DATA_SIZE;
+			in->i_size = size;
+			in->i_size_high = 0;
+			return;
+		}
+	}
+	in->i_flags &= ~EXT4_INLINE_DATA_FL;
+	memset(in->i_block, 0, sizeof(in->i_block));
+	in->i_size = in->i_size_high = 0;
+}
+
 static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		  const struct problem_ctx *pctx)
 {
@@ -252,6 +288,13 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_FADDR_ZERO:
 		in->i_faddr = 0;
+		break;
+	case RP_INLINE_NEW_DATA:
+		inline_new_data(fs, st->isize, in);
+		break;
+	case RP_HURD_FRAG_ZERO:
+		in->osd2.hurd2.h_i_frag = 0;
+		in->osd2.hurd2.h_i_fsize = 0;
 		break;
 	case RP_ACL_HI_ZERO:
 		in->osd2.linux2.l_i_file_acl_high = 0;

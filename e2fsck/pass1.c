@@ -295,23 +295,32 @@ out:
 	return ok;
 }
 
-/* Character and block devices, fifos and sockets hold no data. */
+/*
+ * Character and block devices, fifos and sockets hold no data.  Words
+ * past the device number in i_block are left over by some kernels and
+ * harmless alone; with the immutable or append-only flag (which such a
+ * file cannot take) they mark the inode as garbage.  The flag alone
+ * goes, the file stays.
+ */
 static void check_device(struct p1_inode *st)
 {
 	struct ext2_inode_large *in = st->inode;
-	int i;
+	int i, extra = 0;
 
 	if (in->i_flags & EXT4_INLINE_DATA_FL) {
 		st->bad = 1;
 		report(st, PR_1_INLINE_TYPE, 0, 0, NULL);
 		return;
 	}
-	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL |
-			   EXT2_IMMUTABLE_FL | EXT2_APPEND_FL))
+	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL))
 		goto bad;
 	for (i = 4; i < EXT2_N_BLOCKS; i++)
-		if (in->i_block[i])
+		extra |= !!in->i_block[i];
+	if (in->i_flags & (EXT2_IMMUTABLE_FL | EXT2_APPEND_FL)) {
+		if (extra)
 			goto bad;
+		report(st, PR_1_SPECIAL_IMMUTABLE, 0, 0, NULL);
+	}
 	if (EXT2_I_SIZE(in))
 		report(st, PR_1_DEVICE_SIZE, EXT2_I_SIZE(in), 0, NULL);
 	return;
@@ -745,6 +754,11 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 	}
 	if (in->i_faddr)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
+	/* the Hurd's inodes keep the fragment fields Linux reuses */
+	if (fs->super->s_creator_os == EXT2_OS_HURD &&
+	    (in->osd2.hurd2.h_i_frag || in->osd2.hurd2.h_i_fsize))
+		report(st, PR_1_HURD_FRAG, in->osd2.hurd2.h_i_frag,
+		       in->osd2.hurd2.h_i_fsize, NULL);
 	check_extra_times(st);
 	ft = e2x_ftype_of_mode(in->i_mode);
 	if (ft == EXT2_FT_UNKNOWN && !(in->i_mode & LINUX_S_IFMT) &&

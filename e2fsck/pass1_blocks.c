@@ -395,6 +395,13 @@ static void walk_extent_node(struct p1_inode *st, void *node, size_t size,
 	pctx_clear(&pctx);
 	pctx.blk = nblk;
 	err = ext2fs_extent_header_verify(node, size);
+	if (err && nblk && want_depth >= 0 &&
+	    e2x_extent_magic_only_lost(eh, size, want_depth)) {
+		/* walked as it is; the map repair writes the magic back */
+		p1_block_problem(st, PR_1_EXTENT_MAGIC, &pctx);
+		eh->eh_magic = EXT3_EXT_MAGIC;
+		err = 0;
+	}
 	if (!err && want_depth >= 0 && eh->eh_depth != want_depth)
 		err = EXT2_ET_EXTENT_HEADER_BAD;
 	if (err) {

@@ -219,11 +219,20 @@ void p1_check_inline(struct p1_inode *st)
 		inline_problem(st, PR_1_INLINE_READ, &pctx);
 		return;
 	}
-	if (err) {
-		inline_problem(st, PR_1_INLINE_NO_DATA, &pctx);
-		return;
-	}
-	if (vinum) {
+	if (err || vinum) {
+		/* a regular file keeps the bytes i_block holds */
+		if (LINUX_S_ISREG(in->i_mode)) {
+			pctx.str = err ? "none found" :
+					 "its value is in an attribute inode";
+			if (inline_problem(st, PR_1_INLINE_DATA_LOST, &pctx) &&
+			    (in->i_flags & EXT4_INLINE_DATA_FL))
+				p1_check_inline(st);
+			return;
+		}
+		if (err) {
+			inline_problem(st, PR_1_INLINE_NO_DATA, &pctx);
+			return;
+		}
 		pctx.str = "system.data stored in an attribute inode";
 		inline_problem(st, PR_1_INLINE_READ, &pctx);
 		return;

@@ -452,6 +452,46 @@ static int note_hit(blk64_t **hit, size_t *n, size_t *cap, blk64_t b)
 	return 0;
 }
 
+/*
+ * Listed bad blocks inside inode tables: counted, or with DROP taken off
+ * the list.  An inode table cannot move, and while its blocks are listed
+ * the inodes there are skipped as unreadable and every name of them is
+ * lost; off the list they are read (and checked) like the others.
+ */
+static uint64_t bad_itable(struct fsck_ctx *ctx, int drop)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_badblocks_list bb = NULL;
+	blk64_t *hit = NULL;
+	size_t n = 0, cap = 0;
+	blk64_t b, t;
+	dgrp_t g;
+
+	if (ext2fs_read_bb_inode(fs, &bb))
+		return 0;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		t = ext2fs_inode_table_loc(fs, g);
+		for (b = t; t && b < t + fs->inode_blocks_per_group &&
+			    b < ((blk64_t)1 << 32); b++)
+			if (ext2fs_badblocks_list_test(bb, b) &&
+			    note_hit(&hit, &n, &cap, b))
+				goto out;
+	}
+	if (drop && n) {
+		p1_report_write(ctx, EXT2_BAD_INO,
+				fsck_alloc_prepare(ctx) ?
+					EXT2_ET_BLOCK_ALLOC_FAIL :
+					e2x_repair_bb_unlist(fs, hit, n));
+		/* the inode scan keeps its own copy of the list */
+		ext2fs_badblocks_list_free(fs->badblocks);
+		fs->badblocks = NULL;
+	}
+out:
+	free(hit);
+	ext2fs_badblocks_list_free(bb);
+	return n;
+}
+
 static uint64_t bad_backup_meta(struct fsck_ctx *ctx, int drop)
 {
 	ext2_filsys fs = ctx->fs;
@@ -532,10 +572,22 @@ static void report_bad_blocks_meta(struct dup_state *ds,
 	}
 	if (!meta)
 		return;
+	pctx.num2 = bad_itable(ds->ctx, 0);
+	if (pctx.num2 && pctx.num2 <= meta) {
+		meta -= pctx.num2;
+		/* pass 1 skipped the inodes there: it starts again */
+		if (fix_problem(ds->ctx, PR_1B_BAD_ITABLE, &pctx)) {
+			bad_itable(ds->ctx, 1);
+			ds->ctx->restart = FSCK_RESTART_BB;
+			return;
+		}
+	}
+	if (!meta)
+		return;
 	pctx.num2 = meta;
-	/* bitmaps can move; an inode table cannot yet */
+	/* bitmaps can move; other metadata cannot yet */
 	if (bad_bitmaps(ds->ctx, 0) != meta)
-		fix_problem(ds->ctx, PR_1B_BAD_ITABLE, &pctx);
+		fix_problem(ds->ctx, PR_1B_BAD_OTHER_META, &pctx);
 	else if (fix_problem(ds->ctx, PR_1B_BAD_BITMAPS, &pctx))
 		bad_bitmaps(ds->ctx, 1);
 }
@@ -578,7 +630,7 @@ void pass1b(struct fsck_ctx *ctx)
 		     breaks_cluster_rules(ctx, ino)))
 			note_ino(&ds, ino);
 	/* the bad-blocks inode keeps its blocks; the files sharing them copy */
-	for (i = 0; i < ds.ninos && !ctx->abort; i++) {
+	for (i = 0; i < ds.ninos && !ctx->abort && !ctx->restart; i++) {
 		if (!read_claimant(ctx, ds.inos[i], in, isize))
 			continue;
 		if (ds.inos[i] == EXT2_BAD_INO)
@@ -592,6 +644,6 @@ out:
 	ext2fs_free_mem(&in);
 	/* cluster copies change what inodes count and which clusters are
 	 * in use: pass 1 counts again */
-	if (ds.moved_clusters && !ctx->abort)
+	if (ds.moved_clusters && !ctx->abort && !ctx->restart)
 		pass1_rerun(ctx);
 }

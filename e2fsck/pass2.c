@@ -218,6 +218,19 @@ static void set_dotdot(struct p2_dir *pd, ext2_ino_t parent)
 		count_ref(pd->ctx, parent);
 }
 
+/* The byte after the name of '.' or '..' (LEN long; its 12-byte record
+ * has room for it) must be zero: salvaged records may keep old bytes. */
+static void dot_name_padded(struct p2_dir *pd, struct ext2_dir_entry *d,
+			    int len)
+{
+	if (!d->name[len])
+		return;
+	if (entry_problem(pd, PR_2_DOT_NUL, d->inode, d->name, len, 0, 0)) {
+		memset(d->name + len, 0, 4 - len);
+		pd->dirty = 1;
+	}
+}
+
 /* '.' (slot 0) and '..' (slot 1) of the first block, REC_LEN long. */
 static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			   int slot, unsigned int rec_len)
@@ -247,6 +260,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			d->inode = pd->ino;
 			pd->dirty = 1;
 		}
+		dot_name_padded(pd, d, 1);
 		count_ref(pd->ctx, pd->ino);
 		return;
 	}
@@ -267,6 +281,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		set_dotdot(pd, 0);
 		return;
 	}
+	dot_name_padded(pd, d, 2);
 	set_dotdot(pd, d->inode);
 }
 
@@ -281,8 +296,8 @@ static void add_missing_dotdot(struct p2_dir *pd, struct ext2_dir_entry *dot,
 	if (rec_len < 24)
 		return;
 	ext2fs_set_rec_len(pd->fs, 12, dot);
-	/* the bytes behind '.' were inside its record: no entry to keep */
-	memset((char *)dot + 12, 0, 8);
+	/* what lay behind '.' was its slack, not an entry to keep */
+	memset((char *)dot + 9, 0, 15);
 	p2_fix_dot(pd, (void *)((char *)dot + 12), rec_len - 12, 1, 0);
 }
 

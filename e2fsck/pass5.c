@@ -363,16 +363,43 @@ static void check_totals(struct fsck_ctx *ctx, uint64_t free_c,
 	}
 }
 
+/*
+ * Whether a bit of the last group's block bitmap past the file system's
+ * last cluster (within the group's span, which libext2fs reads into the
+ * bitmap) is clear.
+ */
+static int last_group_tail_clear(ext2_filsys fs)
+{
+	ext2fs_block_bitmap map = fs->block_map;
+	blk64_t end = ext2fs_get_block_bitmap_end2(map);
+	blk64_t real_end = EXT2FS_B2C(fs, fs->super->s_first_data_block) +
+		(blk64_t)EXT2_CLUSTERS_PER_GROUP(fs->super) *
+		fs->group_desc_count - 1;
+	blk64_t c, saved;
+	int clear = 0;
+
+	if (end >= real_end ||
+	    ext2fs_fudge_block_bitmap_end2(map, real_end, &saved))
+		return 0;
+	for (c = end + 1; c <= real_end && !clear; c++)
+		clear = !ext2fs_test_block_bitmap2(map,
+						   EXT2FS_C2B(fs, c));
+	ext2fs_fudge_block_bitmap_end2(map, saved, NULL);
+	return clear;
+}
+
 /* Bits past the end of the file system must be set; libext2fs notes
- * when they are not as it reads the bitmaps.  The fix: mark the bitmaps
- * dirty, and libext2fs writes the padding set. */
+ * when those past a group's span are not as it reads the bitmaps, and
+ * the last group's bits past the last block are looked at here.  The
+ * fix: mark the bitmaps dirty, and libext2fs writes the padding set. */
 static void check_padding(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
 	struct problem_ctx pctx;
 
 	pctx_clear(&pctx);
-	if ((fs->flags & EXT2_FLAG_BBITMAP_TAIL_PROBLEM) &&
+	if (((fs->flags & EXT2_FLAG_BBITMAP_TAIL_PROBLEM) ||
+	     last_group_tail_clear(fs)) &&
 	    fix_problem(ctx, PR_5_BLOCK_PADDING, &pctx))
 		ext2fs_mark_bb_dirty(fs);
 	if ((fs->flags & EXT2_FLAG_IBITMAP_TAIL_PROBLEM) &&

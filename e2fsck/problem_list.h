@@ -344,7 +344,20 @@ PROBLEM(PR_1_NODE_IN_META, 0x01004e, PROMPT_RELOCATE, 0,
 PROBLEM(PR_1_NODE_MOVE_FAILED, 0x01004f, PROMPT_NONE, 0,
 	"Inode {ino}'s extent leaf at block {blk} could not be moved ({str}); "
 	"it is checked where it is")
-PROBLEM(PR_1_IBODY_EA_HASH, 0x010050, PROMPT_FIX, P,
+PROBLEM(PR_1_HURD_FRAG, 0x010050, PROMPT_CLEAR, 0,
+	"Inode {ino}'s obsolete Hurd fragment number and size are {num} and "
+	"{num2}, not zero")
+PROBLEM(PR_1_SPECIAL_IMMUTABLE, 0x010051, PROMPT_CLEAR_FLAG, 0,
+	"Special file inode {ino} (a device, fifo or socket) is marked "
+	"immutable or append-only, which such a file cannot be")
+PROBLEM(PR_1_INLINE_DATA_LOST, 0x010052, PROMPT_FIX, 0,
+	"Regular file {ino} has the inline data flag but no usable "
+	"system.data attribute ({str}): it keeps the bytes its inode holds "
+	"(60 at most), with a new empty attribute")
+PROBLEM(PR_1_EXTENT_MAGIC, 0x010053, PROMPT_FIX, 0,
+	"Inode {ino}'s extent node at block {blk} has lost its magic number "
+	"but its header and entries are sound")
+PROBLEM(PR_1_IBODY_EA_HASH, 0x010054, PROMPT_FIX, P,
 	"Inode {ino}'s in-inode extended attribute has a wrong hash")
 
 /* Pass 2: directory entries. */
@@ -426,6 +439,9 @@ PROBLEM(PR_2_ENCRYPT_UNENCRYPTED, 0x020020, PROMPT_CLEAR, 0,
 PROBLEM(PR_2_ENCRYPT_POLICY, 0x020021, PROMPT_CLEAR, 0,
 	"Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
 	"whose encryption policy differs from the directory's")
+PROBLEM(PR_2_DOT_NUL, 0x020030, PROMPT_FIX, 0,
+	"The '{name}' entry of directory {ino} has bytes that are not zero "
+	"right after its name")
 
 /* Pass 3: connectivity. */
 PROBLEM(PR_3_ROOT_MISSING, 0x030001, PROMPT_CREATE, 0,
@@ -526,6 +542,13 @@ PROBLEM(PR_1B_CLUSTER_RULES, 0x110008, PROMPT_FIX, 0,
 	"Inode {ino} breaks the bigalloc cluster rules (each logical cluster in "
 	"one cluster of its own, every block at its own offset); its blocks can "
 	"be copied into place")
-PROBLEM(PR_1B_BAD_ITABLE, 0x110009, PROMPT_RELOCATE, NR,
-	"The bad-blocks list names {num2} block(s) of inode tables or other "
-	"file system metadata that cannot move")
+PROBLEM(PR_1B_BAD_ITABLE, 0x110009, PROMPT_CLEAR, 0,
+	"The bad-blocks list names {num2} block(s) of inode tables, which "
+	"cannot move: take them off the list, so that the inodes there are "
+	"read and their files kept")
+PROBLEM(PR_1B_BAD_OTHER_META, 0x11000a, PROMPT_RELOCATE, NR,
+	"The bad-blocks list names {num2} block(s) of file system metadata "
+	"that cannot move")
+PROBLEM(PR_1B_RESTART, 0x11000b, PROMPT_NONE, PR_INFO,
+	"Inode table blocks came off the bad-blocks list; checking again from "
+	"pass 1")

@@ -84,6 +84,11 @@ static void move_one(struct fsck_ctx *ctx, struct gm_move *m)
 			ext2fs_mark_block_bitmap_range2(
 				ctx->guard_meta, b,
 				e2x_group_meta_len(fs, m->kind));
+		/* a bitmap read before the move is written at its new place */
+		if (m->kind == E2X_GM_BLOCK_BITMAP)
+			ext2fs_mark_bb_dirty(fs);
+		else if (m->kind == E2X_GM_INODE_BITMAP)
+			ext2fs_mark_ib_dirty(fs);
 		return;
 	}
 	/* Not moved: nothing may be written at the old place either. */

@@ -106,6 +106,8 @@ void fsck_state_free(struct fsck_ctx *ctx)
 void fsck_state_reset(struct fsck_ctx *ctx)
 {
 	struct problem_ctx pctx;
+	problem_t why = ctx->restart == FSCK_RESTART_BB ? PR_1B_RESTART :
+							  PR_2_RESTART;
 
 	fsck_state_free(ctx);
 	ctx->nea_refs = ctx->ea_refs_cap = 0;
@@ -120,7 +122,7 @@ void fsck_state_reset(struct fsck_ctx *ctx)
 	ctx->abort = ctx->restart = 0;
 	ctx->hold_repairs = 0;
 	pctx_clear(&pctx);
-	fix_problem(ctx, PR_2_RESTART, &pctx);
+	fix_problem(ctx, why, &pctx);
 }
 
 /* A directory created by a repair: inserted in order. */

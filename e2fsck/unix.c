@@ -630,6 +630,32 @@ static int log_holds_data(ext2_filsys fs)
 }
 
 /*
+ * Group 1's first block at block size BS by the primary superblock's own
+ * group size, when that is smaller than a bitmap block's bits (mke2fs
+ * -g): the backups are not where the default size puts them.  0 when
+ * the primary has no such size to offer.
+ */
+static blk64_t primary_group_one(struct fsck_ctx *ctx, unsigned int bs)
+{
+	struct ext2_super_block sb;
+	io_channel io;
+	blk64_t at = 0;
+
+	if (unix_io_manager->open(ctx->opt.device, 0, &io))
+		return 0;
+	if (!io_channel_set_blksize(io, SUPERBLOCK_OFFSET) &&
+	    !io_channel_read_blk(io, 1, -(int)sizeof(sb), &sb) &&
+	    sb.s_magic == EXT2_SUPER_MAGIC && sb.s_log_block_size <= 6 &&
+	    EXT2_BLOCK_SIZE(&sb) == bs &&
+	    !ext2fs_has_feature_bigalloc(&sb) &&
+	    sb.s_blocks_per_group >= 8 && sb.s_blocks_per_group < bs * 8 &&
+	    sb.s_first_data_block <= 1)
+		at = (blk64_t)sb.s_first_data_block + sb.s_blocks_per_group;
+	io_channel_close(io);
+	return at;
+}
+
+/*
  * Group 1's first block at block size BS when it holds a backup that
  * says so (real_backup), left open in ctx->fs; 0 when none does.  With
  * bigalloc a group spans a bitmap block's clusters, so each cluster
@@ -637,10 +663,20 @@ static int log_holds_data(ext2_filsys fs)
  */
 static blk64_t backup_at(struct fsck_ctx *ctx, unsigned int bs)
 {
-	blk64_t ratio, sb;
+	blk64_t ratio, sb, own = primary_group_one(ctx, bs);
 
+	if (own) {
+		if (!try_open(ctx, own, bs, &ctx->fs)) {
+			if (real_backup(ctx->fs, own, bs))
+				return own;
+			ext2fs_free(ctx->fs);
+			ctx->fs = NULL;
+		}
+	}
 	for (ratio = 1; ratio <= MAX_CLUSTER_RATIO; ratio <<= 1) {
 		sb = (blk64_t)bs * 8 * ratio + (bs == 1024 && ratio == 1);
+		if (sb == own)
+			continue;
 		if (try_open(ctx, sb, bs, &ctx->fs))
 			continue;
 		if (real_backup(ctx->fs, sb, bs))

@@ -62,6 +62,15 @@ errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 				 struct ext2_inode_large *in, int flags,
 				 uint64_t *dropped);
 /*
+ * Whether the extent node EH (SIZE bytes: a block) is sound but for its
+ * magic number: DEPTH as its parent wants, the entry limit a block holds,
+ * at least one entry.  e2x_repair_extent_tree() writes the magic back
+ * into such a node and keeps it.
+ */
+struct ext3_extent_header;
+int e2x_extent_magic_only_lost(const struct ext3_extent_header *eh,
+			       size_t size, int depth);
+/*
  * Rebuild IN's extent tree as shallow as it goes: keep its sound extents
  * (as e2x_repair_extent_tree() judges them, FLAGS alike) and write them
  * into full new nodes, reusing the blocks of the old tree's sound nodes

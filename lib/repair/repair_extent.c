@@ -62,6 +62,20 @@ static int keep_extent(struct ext_fixer *fx, struct ext3_extent *ex,
 static errcode_t fix_node(struct ext_fixer *fx,
 			  struct ext3_extent_header *eh, int *changed);
 
+int e2x_extent_magic_only_lost(const struct ext3_extent_header *eh,
+			       size_t size, int depth)
+{
+	struct ext3_extent_header h = *eh;
+	unsigned int max = (size - sizeof(h)) / sizeof(struct ext3_extent);
+
+	if (eh->eh_magic == EXT3_EXT_MAGIC || eh->eh_depth != depth ||
+	    eh->eh_max != max || !eh->eh_entries || eh->eh_entries > max)
+		return 0;
+	h.eh_magic = EXT3_EXT_MAGIC;
+	/* only the header is read; SIZE sets the entry limit it checks */
+	return !ext2fs_extent_header_verify(&h, size);
+}
+
 /* Repair the node at BLK (child of an index at DEPTH + 1).  *KEEP says
  * whether the index entry may stay; *KEY is the node's first key. */
 static errcode_t fix_child(struct ext_fixer *fx, blk64_t blk, int depth,
@@ -81,8 +95,13 @@ static errcode_t fix_child(struct ext_fixer *fx, blk64_t blk, int depth,
 	if (err)
 		return err;
 	eh = (struct ext3_extent_header *)buf;
-	if (io_channel_read_blk64(fs->io, blk, 1, buf) ||
-	    ext2fs_extent_header_verify(buf, fs->blocksize) ||
+	if (io_channel_read_blk64(fs->io, blk, 1, buf))
+		goto out;
+	if (e2x_extent_magic_only_lost(eh, fs->blocksize, depth)) {
+		eh->eh_magic = EXT3_EXT_MAGIC;
+		changed = 1;
+	}
+	if (ext2fs_extent_header_verify(buf, fs->blocksize) ||
 	    eh->eh_depth != depth)
 		goto out;
 	err = fix_node(fx, eh, &changed);

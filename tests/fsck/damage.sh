@@ -98,7 +98,8 @@ enc_policy_differs() {	# ... names a file encrypted with another key
 
 # ---- the damage kinds ----------------------------------------------------
 inline_size() { dbg "sif /small size 500"; }
-inline_drop_data() { dbg "ea_rm /small system.data"; }
+inline_drop_data() { keep_file /small && dbg "ea_rm /small system.data"; }
+inline_dir_drop_data() { dbg "ea_rm /sub system.data"; }
 inline_on_device() { dbg "mknod dev0 c 1 3" && dbg "sif dev0 flags 0x10000000"; }
 inline_fifo_data() {	# a fifo whose i_block holds inline bytes
 	dbg "mknod fifo0 p" && dbg "sif fifo0 flags 0x10000000" &&
@@ -203,6 +204,8 @@ keep_file() {
 	printf '%s %s\n' "$1" "$("$debugfs" -R "cat $1" "$img" 2>/dev/null |
 		sha256sum | cut -c1-64)" >>"$work/keep"
 }
+# keep_node PATH: -fy must leave PATH named (a device, fifo or socket)
+keep_node() { printf '%s node\n' "$1" >>"$work/keep"; }
 # new_big FILE: /big replaced by FILE's contents; sets s (its first block),
 # bs and r (blocks a cluster: these cases use -C 16384)
 new_big() {
@@ -521,11 +524,198 @@ inline_dir_parent() {	# /sub inline: '..' beyond the inode count
 	patch_int "$img" $(( $(inode_off /sub) + 40 )) I 0x7fffffff
 }
 
+# ---- e2fsprogs tests that are not in our corpus, made again -----------
+# f_dup_resize: the reserved descriptor blocks 4-7 (1 KiB blocks) and
+# their backups in group 1 marked free, then a new file written there:
+# the file keeps its contents (cloned) and the resize inode is rebuilt.
+dup_resize() {
+	head -c 64512 /dev/zero | tr '\0' r >"$work/bits" &&
+	dbg "freeb 4 4" && dbg "freeb 8195 4" &&
+	dbg "write $work/bits /resized" && keep_file /resized
+}
+# f_desc_size_bad: a descriptor size that is no power of two in the
+# primary only, with groups smaller than a bitmap block (-g 512): the
+# backup in group 1 is where the primary's group size puts it.
+desc_size_odd() { keep_file /big && dbg "ssv desc_size 129"; }
+# f_end-bitmap: the bits of the last group's block bitmap past the last
+# block cleared (they must stay set) and that group's free count off.
+end_bitmap_pad() {
+	last=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
+		sed -n 's/^ *Block bitmap at \([0-9]*\).*/\1/p' | tail -1)
+	[ -n "$last" ] || return 1
+	python3 - "$img" "$(bsize)" "$last" <<'PY'
+import struct, sys
+path, bs, bm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek(1024)
+    sb = f.read(1024)
+    count, first, bpg = struct.unpack_from("<I", sb, 4)[0], \
+        struct.unpack_from("<I", sb, 20)[0], struct.unpack_from("<I", sb, 32)[0]
+    n = (count - first) % bpg
+    assert n > 0
+    f.seek(bm * bs + n // 8)
+    keep = f.read(1)[0] & ((1 << (n % 8)) - 1)
+    f.seek(bm * bs + n // 8)
+    f.write(bytes([keep]) + bytes(bs - n // 8 - 1))
+PY
+}
+# f_badinode: on a Hurd file system a fifo whose fragment size byte (the
+# Hurd keeps it where Linux has i_blocks_hi) is 4: the field is cleared,
+# the fifo kept.
+hurd_frag() {
+	dbg "mknod timings p" && keep_node /timings &&
+	patch_int "$img" $(($(inode_off /timings) + 117)) B 4
+}
+# ... and devices marked immutable: the flag goes, the device stays; with
+# words past the device number too the inode is garbage and goes.
+device_immutable() {
+	dbg "mknod char_dev c 3 4" && dbg "sif /char_dev flags 0x10" &&
+	keep_node /char_dev &&
+	dbg "mknod block_dev b 1 2" && dbg "sif /block_dev block[5] 99" &&
+	keep_node /block_dev
+}
+device_immutable_junk() {
+	dbg "mknod block_dev b 1 2" && dbg "sif /block_dev flags 0x10" &&
+	dbg "sif /block_dev block[5] 99"
+}
+# f_bbinode, f_badtable: the bad-blocks list names the inode table block
+# holding /big's inode (and, for the second, group 0's bitmaps): the
+# table cannot move, so it comes off the list and every file is kept
+# (the reference drops the names of the inodes there); bitmaps move.
+bb_list() {	# bb_list BLOCK...: the bad-blocks inode lists just these
+	bs=$(bsize) && n=0
+	for b in "$@"; do
+		dbg "sif <1> block[$n] $b" || return 1
+		n=$((n + 1))
+	done
+	dbg "sif <1> size $((n * bs))" && dbg "sif <1> blocks $((n * bs / 512))"
+}
+itable_blk() {
+	"$debugfs" -R "imap $1" "$img" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\),.*/\1/p'
+}
+bad_itable() {
+	keep_file /big && keep_file /small && bb_list "$(itable_blk /big)"
+}
+bad_itable_bitmaps() {
+	set -- $(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
+		sed -n 's/^ *\(Block\|Inode\) bitmap at \([0-9]*\).*/\2/p' |
+		head -2)
+	[ $# = 2 ] && keep_file /big && keep_file /small &&
+	bb_list "$1" "$2" "$(itable_blk /big)"
+}
+# f_ea_inode_self_ref: an inline file of more than 60 bytes whose
+# system.data entry names the file itself as its value inode (size 0):
+# the file stays, with the 60 bytes i_block holds.
+inline_data_self_ref() {
+	printf '%070d\n' 7 >"$work/inl" && dbg "write $work/inl inl" &&
+	keep_node /inl &&
+	"$debugfs" -R "stat /inl" "$img" 2>/dev/null |
+		grep -q 'Flags: 0x10000000' || return 1
+	python3 - "$img" "$(inode_off /inl)" "$(ino_of /inl)" <<'PY'
+import struct, sys
+path, base, ino = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek(base + 128)
+    e = base + 128 + struct.unpack("<H", f.read(2))[0] + 4
+    while True:
+        f.seek(e)
+        nl, idx = struct.unpack("<BB", f.read(2))
+        if not nl:
+            sys.exit(1)
+        f.seek(e + 16)
+        if idx == 7 and f.read(nl) == b"data":
+            f.seek(e + 4)
+            f.write(struct.pack("<II", ino, 0))
+            break
+        e += (16 + nl + 3) & ~3
+PY
+}
+# f_dir_bad_csum: a directory's first block rewritten with '.' (or '..')
+# given a record length too short, so that the records behind it start
+# at unaligned offsets (and the checksum tail is gone).  Salvage keeps
+# what it can; '.' and '..' must come out zero-padded and nothing read
+# from the slack of '.' may become an entry.
+dot_records() {	# dot_records DOT_LEN DOTDOT_LEN
+	dbg "mkdir dd" && dbg "write $work/v dd/f" || return 1
+	python3 - "$img" "$(bsize)" "$(blk_of /dd 0)" "$(ino_of /dd)" \
+		"$(ino_of /dd/f)" "$1" "$2" <<'PY'
+import struct, sys
+img, bs, blk, d, f, l1, l2 = [int(x) if i else x for i, x in enumerate(sys.argv[1:])]
+out = b""
+for ino, name, rl, ft in ((d, b".", l1, 2), (2, b"..", l2, 2),
+                          (f, b"f", 1000, 1)):
+    out += struct.pack("<IHBB", ino, rl, len(name), ft) + name
+    out = out.ljust(len(out) + max(0, rl - 8 - len(name)), b"\0")
+with open(img, "r+b") as fh:
+    fh.seek(blk * bs)
+    fh.write(out.ljust(bs, b"\0")[:bs])
+PY
+}
+dot_rec_len_zero() { head -c 10 /dev/zero >"$work/v" && dot_records 0 12; }
+dotdot_rec_len_short() { head -c 10 /dev/zero >"$work/v" && dot_records 12 3; }
+# Hold-out damage kinds ours repaired already (regression cases):
+# f_eofblocks: a size far short of the blocks mapped
+size_short() { dbg "sif /big size 2048"; }
+# f_expand: the root inode made a regular file (every name is lost with
+# it: the files go to lost+found, which has to grow)
+root_not_dir() { dbg "sif <2> mode 0100644"; }
+# f_bitmaps: bits of both bitmaps wrong both ways
+bitmaps_both_ways() {
+	dbg "freeb $(blk_of /big 0)" && dbg "setb 9000" &&
+	dbg "freei <11>" && dbg "seti <500>"
+}
+# f_dup3: one block mapped twice by the same file (block map)
+dup_in_one_file() { dbg "sif /big block[5] $(blk_of /big 2)"; }
+# f_badlkcnt: files whose names are gone and that were freed (dtime,
+# bitmaps) but still count a link
+freed_with_links() {
+	i=$(ino_of /big) && dbg "unlink /big" && dbg "kill_file <$i>"
+}
+# f_baddotdir: the first entry of /sub names lost+found as 'X'
+dot_renamed() {
+	python3 - "$img" "$(bsize)" "$(blk_of /sub 0)" <<'PY'
+import struct, sys
+img, bs, blk = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(img, "r+b") as f:
+    f.seek(blk * bs)
+    ino, rl, nl, ft = struct.unpack("<IHBB", f.read(8))
+    assert nl == 1
+    f.seek(blk * bs)
+    f.write(struct.pack("<I", 11))
+    f.seek(blk * bs + 8)
+    f.write(b"X")
+PY
+}
+# f_extent_int_bad_magic: a file whose extent tree is two levels deep
+# (400 one-block extents, 1 KiB blocks), its index node's magic zeroed:
+# the rest of the node is sound, so the magic is written back and the
+# file kept whole (the reference empties the file).
+extent_index_magic() {
+	python3 - "$work/sparse" <<'PY'
+import sys
+with open(sys.argv[1], "wb") as f:
+    for k in range(400):
+        f.seek(2 * k * 1024)
+        f.write(bytes([65 + k % 26]) * 1024)
+PY
+	dbg "write $work/sparse sparse" && keep_file /sparse || return 1
+	idx=$("$debugfs" -R "stat /sparse" "$img" 2>/dev/null |
+		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
+	"$debugfs" -R "ex /sparse" "$img" 2>/dev/null | grep -q '^ *0/ *2' &&
+	[ -n "$idx" ] && patch_int "$img" $((idx * $(bsize))) H 0
+}
+
 # Every file keep_file noted still holds what it held ($lost: those not).
 kept_files() {
 	lost=
 	[ -f "$work/keep" ] || return 0
 	while read -r path sum; do
+		if [ "$sum" = node ]; then
+			"$debugfs" -R "stat $path" "$img" 2>/dev/null |
+				grep -q '^Inode:' || lost="$lost $path"
+			continue
+		fi
 		[ "$("$debugfs" -R "cat $path" "$img" 2>/dev/null |
 			sha256sum | cut -c1-64)" = "$sum" ] || lost="$lost $path"
 	done <"$work/keep"
