@@ -154,6 +154,8 @@ itable0_on_journal() {
 	j=$("$ref_debugfs" -R "bmap <8> 5" "$dimg" 2>/dev/null)
 	[ -n "$j" ] && dbg "set_bg 0 inode_table $j" && dbg "set_bg 0 checksum calc"
 }
+# a subdirectory's '..' and the entries after it overwritten, '.' kept
+dir_head_garbage() { dbg "zap_block -f /deep0 -o 15 -l 64 -p 0xff 0"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
