@@ -174,6 +174,9 @@ static int check_entry(struct p2_dir *pd, struct ext2_dir_entry *d,
 	if (pd->encrypted && len < 16 &&
 	    entry_problem(pd, PR_2_NAME_BAD, d->inode, name, len, 0, 0))
 		return 1;
+	if (d->inode == pd->ino)
+		return entry_problem(pd, PR_2_LINK_DOT, d->inode, name, len, 0,
+				     0);
 	rc = check_target(pd, d, name, len);
 	if (rc > 0)
 		return 1;
@@ -336,6 +339,21 @@ static int record_bad(struct p2_dir *pd, char *buf, unsigned int off,
 	return ((len + 8 + 3) & ~3) > (int)rec_len;
 }
 
+/* Block 0 starts with a broken record but a sound one follows at 12,
+ * where '..' lives: the broken one was '.', written again (12 bytes),
+ * which keeps the rest of the block as it is.  1 when so. */
+static int dot_rebuilt(struct p2_dir *pd, char *buf, unsigned int end)
+{
+	problem_t code;
+
+	if (end < 24 || record_bad(pd, buf, 12, end, 0, &code) ||
+	    !entry_problem(pd, PR_2_DOT_MISSING, 0, NULL, 0, 0, 0))
+		return 0;
+	memset(buf, 0, 12);
+	p2_fix_dot(pd, (void *)buf, 12, 0, pd->ino);
+	return 1;
+}
+
 /*
  * Walk the entries in BUF[0, END).  FIRST is 1 for a directory's block 0
  * (slots '.' and '..'), 2 for the htree root (only those two slots).
@@ -355,6 +373,9 @@ static int walk_region(struct p2_dir *pd, char *buf, unsigned int end,
 		if (pd->ctx->restart)
 			return 0;	/* every entry is checked again */
 		if (record_bad(pd, buf, off, end, inline_dir, &code)) {
+			if (first && !off && !inline_dir &&
+			    dot_rebuilt(pd, buf, end))
+				continue;	/* '.' is whole again */
 			if (salvaged == off ||
 			    !entry_problem(pd, code, 0, NULL, 0, lblk, off))
 				return -1;

@@ -442,6 +442,9 @@ PROBLEM(PR_2_ENCRYPT_POLICY, 0x020021, PROMPT_CLEAR, 0,
 PROBLEM(PR_2_DOT_NUL, 0x020030, PROMPT_FIX, 0,
 	"The '{name}' entry of directory {ino} has bytes that are not zero "
 	"right after its name")
+PROBLEM(PR_2_LINK_DOT, 0x020031, PROMPT_CLEAR, 0,
+	"Entry '{name}' in directory {ino} names the directory itself, as "
+	"only '.' may")
 
 /* Pass 3: connectivity. */
 PROBLEM(PR_3_ROOT_MISSING, 0x030001, PROMPT_CREATE, 0,

@@ -156,6 +156,9 @@ itable0_on_journal() {
 }
 # a subdirectory's '..' and the entries after it overwritten, '.' kept
 dir_head_garbage() { dbg "zap_block -f /deep0 -o 15 -l 64 -p 0xff 0"; }
+# the root's '.' record broken (its length and name) and the low byte of
+# the '..' inode after it: the sweep's seed 5100233 on ib64
+root_dot_garbage() { dbg "zap_block -f <2> -o 5 -l 8 -p 0xbc 0"; }
 min_extra_isize() { dbg "ssv min_extra_isize 0xffff"; }
 # a feature dropped in the primary only: -fn may pass it, -fy writes the
 # backups, and a second -fy must find them right (issue 11)
