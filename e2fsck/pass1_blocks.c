@@ -313,7 +313,9 @@ static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 			p1_block_problem(st, PR_1_EXTENT_END, &pctx);
 			continue;
 		}
-		if (lblk < st->ext_next || lblk < lo || lblk + len > hi) {
+		if (lblk < st->ext_next || lblk < lo || lblk + len > hi ||
+		    e2x_extent_odd_one_out(ex, eh->eh_entries - i - 1,
+					   st->ext_next, hi)) {
 			p1_block_problem(st, PR_1_EXTENT_ORDER, &pctx);
 			continue;
 		}

@@ -62,6 +62,23 @@ static int keep_extent(struct ext_fixer *fx, struct ext3_extent *ex,
 static errcode_t fix_node(struct ext_fixer *fx,
 			  struct ext3_extent_header *eh, int *changed);
 
+static unsigned int ext_len(const struct ext3_extent *ex)
+{
+	return ex->ee_len > EXT_INIT_MAX_LEN ? ex->ee_len - EXT_INIT_MAX_LEN :
+					       ex->ee_len;
+}
+
+int e2x_extent_odd_one_out(const struct ext3_extent *ex, int nleft,
+			   uint64_t next_free, uint64_t hi)
+{
+	const struct ext3_extent *nx = ex + 1;
+	uint64_t end = (uint64_t)ex->ee_block + ext_len(ex);
+	uint64_t nend = (uint64_t)nx->ee_block + ext_len(nx);
+
+	return nleft > 0 && ext_len(nx) && nx->ee_block < end &&
+	       nx->ee_block >= next_free && nend <= hi && nend <= ex->ee_block;
+}
+
 int e2x_extent_magic_only_lost(const struct ext3_extent_header *eh,
 			       size_t size, int depth)
 {
@@ -164,7 +181,9 @@ static errcode_t fix_node(struct ext_fixer *fx,
 	if (eh->eh_depth)
 		return fix_index(fx, eh, changed);
 	for (i = 0; i < eh->eh_entries; i++) {
-		if (!keep_extent(fx, &ex[i], changed)) {
+		if (e2x_extent_odd_one_out(&ex[i], eh->eh_entries - i - 1,
+					   fx->next, fx->max_lblk) ||
+		    !keep_extent(fx, &ex[i], changed)) {
 			fx->dropped++;
 			*changed = 1;
 			continue;

@@ -142,6 +142,32 @@ START_TEST(extent_leaf_drops_extent_outside)
 }
 END_TEST
 
+/* ext4, depth 0: the middle of three extents got a far start (a damaged
+ * ee_block); it is the one dropped, not the extent after it. */
+START_TEST(extent_leaf_drops_odd_start)
+{
+	static const uint32_t lblks[] = { 0, 10, 20 };
+	struct ext3_extent_header *eh = (void *)ib.in.i_block;
+	struct ext3_extent *ex = (void *)(eh + 1);
+	uint64_t dropped;
+	ext2_ino_t ino;
+
+	fixture_mkfs(&fx, "-t ext4 -O ^inline_data -b 4096", "16M");
+	ino = make_file("f", lblks, 3);
+	ck_assert_uint_eq(eh->eh_entries, 3);
+	forget_block(ino, 10);
+	ex[1].ee_block = 0x5b5b0000;
+
+	ck_assert_int_eq(e2x_repair_extent_tree(fx.fs, ino, &ib.in, 0,
+						&dropped), 0);
+	ck_assert_uint_eq(dropped, 1);
+	ck_assert_uint_eq(eh->eh_entries, 2);
+	ck_assert_uint_eq(ex[0].ee_block, 0);
+	ck_assert_uint_eq(ex[1].ee_block, 20);
+	finish(ino);
+}
+END_TEST
+
 /* ext4, depth 1: a wrong index key and a wrong leaf checksum are put
  * right without dropping anything. */
 START_TEST(extent_index_key_and_csum_fixed)
@@ -203,6 +229,7 @@ static Suite *repair_suite(void)
 	tcase_add_test(tc, clear_inode_marks_deleted);
 	tcase_add_test(tc, ind_map_drops_pointers_outside);
 	tcase_add_test(tc, extent_leaf_drops_extent_outside);
+	tcase_add_test(tc, extent_leaf_drops_odd_start);
 	tcase_add_test(tc, extent_index_key_and_csum_fixed);
 	tcase_add_test(tc, extent_bad_root_refused);
 	suite_add_tcase(s, tc);
