@@ -153,6 +153,20 @@ static const char *jinode_fault(ext2_filsys fs, ext2_ino_t ino,
 	return NULL;
 }
 
+/* Whether the inode table holding INO lies inside the file system. */
+static int jinode_table_in_fs(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g;
+	blk64_t t;
+
+	if (!ino || ino > fs->super->s_inodes_count)
+		return 0;
+	g = ext2fs_group_of_ino(fs, ino);
+	t = ext2fs_inode_table_loc(fs, g);
+	return t > fs->super->s_first_data_block &&
+	       t + fs->inode_blocks_per_group <= ext2fs_blocks_count(fs->super);
+}
+
 /*
  * After recovery (-y/-p): a journal inode still unusable on disk is
  * rewritten from JNL, the superblock's copy of its block map the log was
@@ -165,6 +179,10 @@ static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 	struct ext2_inode cur;
 
 	if (!jinode_fault(fs, fs->super->s_journal_inum, jnl, &cur))
+		return;
+	/* an inode table outside the file system is check_super()'s to
+	 * relocate; the journal inode is judged (and dropped) there */
+	if (!jinode_table_in_fs(fs, fs->super->s_journal_inum))
 		return;
 	if (!e2x_journal_restore_inode(fs, jnl, ctx->now))
 		return;

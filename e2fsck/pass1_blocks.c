@@ -22,7 +22,8 @@ static int range_in_fs(ext2_filsys fs, blk64_t blk, blk64_t n)
 	       blk + n - 1 < ext2fs_blocks_count(fs->super);
 }
 
-/* Superblocks, descriptors, reserved GDT, bitmaps and inode tables. */
+/* Superblocks, descriptors, reserved GDT, bitmaps and inode tables (a
+ * location 0 is metadata waiting to be relocated, not block 0 on). */
 void p1_mark_metadata(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -34,13 +35,13 @@ void p1_mark_metadata(struct fsck_ctx *ctx)
 
 		ext2fs_reserve_super_and_bgd(fs, g, m);
 		b = ext2fs_block_bitmap_loc(fs, g);
-		if (fsck_block_in_fs(fs, b))
+		if (b && fsck_block_in_fs(fs, b))
 			ext2fs_mark_block_bitmap2(m, b);
 		b = ext2fs_inode_bitmap_loc(fs, g);
-		if (fsck_block_in_fs(fs, b))
+		if (b && fsck_block_in_fs(fs, b))
 			ext2fs_mark_block_bitmap2(m, b);
 		b = ext2fs_inode_table_loc(fs, g);
-		if (range_in_fs(fs, b, fs->inode_blocks_per_group))
+		if (b && range_in_fs(fs, b, fs->inode_blocks_per_group))
 			ext2fs_mark_block_bitmap_range2(
 				m, b, fs->inode_blocks_per_group);
 	}

@@ -81,6 +81,12 @@ static void move_one(struct fsck_ctx *ctx, struct gm_move *m)
 			ext2fs_mark_block_bitmap_range2(
 				ctx->guard_meta, b,
 				e2x_group_meta_len(fs, m->kind));
+		/* the new table's inodes are empty: a resize inode that
+		 * was there is made again after pass 5 */
+		if (m->kind == E2X_GM_INODE_TABLE &&
+		    m->group == ext2fs_group_of_ino(fs, EXT2_RESIZE_INO) &&
+		    ext2fs_has_feature_resize_inode(fs->super))
+			ctx->resize_rebuild = 1;
 		return;
 	}
 	/* Not moved: nothing may be written at the old place either. */

@@ -16,7 +16,11 @@ errcode_t e2x_repair_drop_journal(ext2_filsys fs)
 	errcode_t err = 0;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	if (sb->s_journal_inum && sb->s_journal_inum <= sb->s_inodes_count) {
+	/* an inode whose group has lost its table (being relocated) is
+	 * empty once the new table is made: nothing to write */
+	if (sb->s_journal_inum && sb->s_journal_inum <= sb->s_inodes_count &&
+	    ext2fs_inode_table_loc(fs, ext2fs_group_of_ino(fs,
+						sb->s_journal_inum))) {
 		err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) :
 							       isize, &in);
 		/* an empty inode: its blocks are the caller's to free */

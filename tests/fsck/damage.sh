@@ -426,6 +426,13 @@ gd_free_blocks() { dbg "set_bg 1 free_blocks_count 60000"; }
 gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
 gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
+# group 0's inode table at the block count, out of the file system (one
+# group: no backup descriptors); the journal and resize inodes go with it
+itable_outside() {
+	n=$("$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Block count: *//p')
+	dbg "set_bg 0 inode_table $n"
+}
 quota_chown() { dbg "sif /big uid 4242"; }
 quota_inum_far() {	# the number past the inode count, its file gone
 	dbg "ssv usr_quota_inum 808464432" && dbg "clri <3>"
