@@ -376,6 +376,11 @@ mmp_magic() {	# debugfs then refuses to read the block back
 	dbg "set_mmp_value magic 0x1234"
 	"$debugfs" -R dump_mmp "$img" 2>&1 | grep -q 'invalid magic'
 }
+dir_tail_type() {	# /lost+found block 1: the checksum tail's type byte 0xdf
+	bs=$(bsize)
+	b=$(blk_of /lost+found 1)
+	patch_int "$img" $((b * bs + bs - 5)) B 0xdf
+}
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
