@@ -146,6 +146,9 @@ PROBLEM(PR_0_DESC_SIZE_NO64, 0x000045, PROMPT_CLEAR, P,
 	"The superblock holds group descriptor size {num} without 64bit, "
 	"where descriptors are 32 bytes and the size must be 0 or a power of "
 	"two")
+PROBLEM(PR_0_INODES_PER_GROUP, 0x000046, PROMPT_FIX, 0,
+	"The inodes per group {num} disagree with the inode count; group 0's "
+	"inode bitmap is padded from inode {num2} on: {num2} inodes a group")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,

@@ -71,6 +71,93 @@ int fsck_geometry_sane(ext2_filsys fs)
 	       sb->s_clusters_per_group >= 8 && !(sb->s_clusters_per_group % 8);
 }
 
+/* Are bits FROM to the end of BITS (NBITS long) all set? */
+static int padded_from(const unsigned char *bits, unsigned int nbits,
+		       unsigned int from)
+{
+	for (; from < nbits && from % 8; from++)
+		if (!(bits[from / 8] & (1U << (from % 8))))
+			return 0;
+	for (; from < nbits; from += 8)
+		if (bits[from / 8] != 0xff)
+			return 0;
+	return 1;
+}
+
+/*
+ * The inodes per group that group 0's inode bitmap shows, of ALT (the
+ * inode count over the groups) and the superblock's: the padding past
+ * the last inode of a group is set, so the smaller one is right when the
+ * bits from it on are all set, else the larger.  0 when the bitmap says
+ * nothing (not initialised, out of range, unreadable).
+ */
+static __u32 ipg_by_bitmap(ext2_filsys fs, __u32 alt)
+{
+	__u32 ipg = fs->super->s_inodes_per_group;
+	__u32 lo = alt < ipg ? alt : ipg, hi = alt < ipg ? ipg : alt;
+	blk64_t b = ext2fs_inode_bitmap_loc(fs, 0);
+	unsigned char *buf = NULL;
+	__u32 r = 0;
+
+	if ((ext2fs_has_group_desc_csum(fs) &&
+	     ext2fs_bg_flags_test(fs, 0, EXT2_BG_INODE_UNINIT)) ||
+	    !b || b >= ext2fs_blocks_count(fs->super) ||
+	    ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	if (!io_channel_read_blk64(fs->io, b, 1, buf))
+		r = padded_from(buf, fs->blocksize * 8, lo) ? lo : hi;
+	ext2fs_free_mem(&buf);
+	return r;
+}
+
+/*
+ * A wrong inodes per group reads like a wrong inode count: when the count
+ * over the groups gives a sound inodes per group that group 0's bitmap
+ * confirms, the inodes per group is what changes (every inode table is
+ * read by it).  Returns 1 when it was fixed (in memory for -n too).
+ */
+static int fix_inodes_per_group(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	unsigned int isz = EXT2_INODE_SIZE(sb);
+	__u32 alt, n = fs->group_desc_count;
+	struct problem_ctx pctx;
+	int csum_ok;
+
+	if (!n || sb->s_inodes_count % n)
+		return 0;
+	alt = sb->s_inodes_count / n;
+	if (!alt || alt % 8 || alt > fs->blocksize * 8ULL ||
+	    (alt * (uint64_t)isz) % fs->blocksize ||
+	    alt * (uint64_t)isz / fs->blocksize > sb->s_blocks_per_group ||
+	    ipg_by_bitmap(fs, alt) != alt)
+		return 0;
+	pctx_clear(&pctx);
+	pctx.num = sb->s_inodes_per_group;
+	pctx.num2 = alt;
+	csum_ok = ext2fs_superblock_csum_verify(fs, sb);
+	if (!fix_problem(ctx, PR_0_INODES_PER_GROUP, &pctx)) {
+		if (ctx->fs_rw)
+			return 0;
+		/* checked read-only as if it were right (see below) */
+	}
+	sb->s_inodes_per_group = alt;
+	fs->inode_blocks_per_group = alt * (uint64_t)isz / fs->blocksize;
+	if (!ctx->fs_rw) {
+		if (csum_ok)
+			ext2fs_superblock_csum_set(fs, sb);
+		return 1;
+	}
+	/* written now: a journal replay reopens the file system from disk */
+	ext2fs_mark_super_dirty(fs);
+	if (ext2fs_flush(fs)) {
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
+	}
+	return 1;
+}
+
 int fsck_inodes_count(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -79,7 +166,7 @@ int fsck_inodes_count(struct fsck_ctx *ctx)
 	struct problem_ctx pctx;
 	int csum_ok;
 
-	if (want == sb->s_inodes_count)
+	if (want == sb->s_inodes_count || fix_inodes_per_group(ctx))
 		return 0;
 	pctx_clear(&pctx);
 	pctx.num = sb->s_inodes_count;

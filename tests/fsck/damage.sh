@@ -431,6 +431,13 @@ gd_free_blocks() { dbg "set_bg 1 free_blocks_count 60000"; }
 gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
 gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
+# inodes per group doubled (one group: no backup to compare); the inode
+# count and group 0's bitmap padding still say the old number
+ipg_doubled() {
+	n=$("$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Inodes per group: *//p')
+	keep_file /big && dbg "ssv inodes_per_group $((n * 2))"
+}
 # group 0's inode table at the block count, out of the file system (one
 # group: no backup descriptors); the journal and resize inodes go with it
 itable_outside() {
