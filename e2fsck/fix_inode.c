@@ -41,6 +41,7 @@ enum p1_repair {
 				 * or the in-inode attributes go */
 	RP_TO_EXTENTS,		/* block map -> extents (bigalloc) */
 	RP_EXT_REBUILD,		/* extent tree too deep: rebuild it */
+	RP_CLOSE_GAPS,		/* directory extents moved down to 0 on */
 };
 
 struct p1_repair_row {
@@ -88,6 +89,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTENT_LEN_ZERO, RP_MAP, 0 },
 	{ PR_1_EXTENT_END, RP_MAP, 0 },
 	{ PR_1_EXTENT_DEPTH, RP_EXT_REBUILD, 0 },
+	{ PR_1_DIR_FIRST_SHIFTED, RP_CLOSE_GAPS, 0 },
 	{ PR_1_BIGALLOC_BLOCKMAP, RP_TO_EXTENTS, 0 },
 	{ PR_1_BLOCK_RANGE, RP_MAP, 0 },
 	{ PR_1_IND_BLOCK_RANGE, RP_MAP, 0 },
@@ -298,6 +300,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		st->rebuild_ext = 1;
 		st->fix_map = 1;
 		return;
+	case RP_CLOSE_GAPS:
+		st->close_gaps = 1;
+		st->fix_map = 1;
+		return;
 	case RP_DTIME_ORPHAN:
 		in->i_dtime = in->i_links_count ? 0 :
 			      (st->ctx->now ? st->ctx->now : 1);
@@ -348,17 +354,15 @@ void p1_fix_map(struct p1_inode *st)
 {
 	struct ext2_inode_large *in = st->inode;
 	uint64_t dropped = 0;
+	int flags = (st->is_dir ? E2X_REPAIR_EXT_DIR : 0) |
+		    (st->close_gaps ? E2X_REPAIR_EXT_CLOSE_GAPS : 0);
 	errcode_t err;
 
 	if ((in->i_flags & EXT4_EXTENTS_FL) && st->rebuild_ext)
-		err = e2x_repair_extent_rebuild(st->fs, st->ino, in,
-						st->is_dir ? E2X_REPAIR_EXT_DIR :
-							     0,
+		err = e2x_repair_extent_rebuild(st->fs, st->ino, in, flags,
 						&dropped);
 	else if (in->i_flags & EXT4_EXTENTS_FL)
-		err = e2x_repair_extent_tree(st->fs, st->ino, in,
-					     st->is_dir ? E2X_REPAIR_EXT_DIR :
-							  0,
+		err = e2x_repair_extent_tree(st->fs, st->ino, in, flags,
 					     &dropped);
 	else
 		err = e2x_repair_ind_map(st->fs, in, 0, &dropped);

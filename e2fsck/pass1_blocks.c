@@ -285,6 +285,25 @@ static void walk_extent_node(struct p1_inode *st, void *node, size_t size,
 			     int want_depth, blk64_t nblk, uint64_t lo,
 			     uint64_t hi);
 
+/* Does block PBLK begin with the directory's own '.' entry (so it is the
+ * directory's block 0, wherever its extent puts it)? */
+static int starts_with_dot(struct p1_inode *st, blk64_t pblk)
+{
+	struct ext2_dir_entry *de;
+	char *buf = NULL;
+	int dot = 0;
+
+	if (st->quiet || ext2fs_get_mem(st->fs->blocksize, &buf))
+		return 0;
+	if (!io_channel_read_blk64(st->fs->io, pblk, 1, buf)) {
+		de = (struct ext2_dir_entry *)buf;
+		dot = de->inode == st->ino &&
+		      ext2fs_dirent_name_len(de) == 1 && de->name[0] == '.';
+	}
+	ext2fs_free_mem(&buf);
+	return dot;
+}
+
 static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 		      uint64_t lo, uint64_t hi)
 {
@@ -322,6 +341,9 @@ static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 			p1_block_problem(st, PR_1_EXTENT_BOUNDS, &pctx);
 			continue;
 		}
+		if (st->is_dir && !st->ext_next && lblk &&
+		    starts_with_dot(st, pblk))
+			p1_block_problem(st, PR_1_DIR_FIRST_SHIFTED, &pctx);
 		if (cmask)
 			check_cluster_rules(st, lblk, pblk, len, &pctx);
 		if (uninit && st->is_dir)

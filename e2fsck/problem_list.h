@@ -334,6 +334,9 @@ PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
 	"Inode {ino} has no extent flag, but its block area holds an extent "
 	"tree root, not a block map: set the flag")
+PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x01004e, PROMPT_FIX, 0,
+	"Directory {ino}'s first block (its '.' entry) is mapped at logical "
+	"block {num}, not 0: close the gap")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

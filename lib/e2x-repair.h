@@ -49,6 +49,9 @@ errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
 #define E2X_REPAIR_EXT_DIR	0x1	/* a directory: no unwritten extents */
 #define E2X_REPAIR_EXT_DIR_LIMIT 0x2	/* drop extents past 4 GiB (a directory
 				   without largedir) */
+#define E2X_REPAIR_EXT_CLOSE_GAPS 0x4	/* move each extent down to close the
+				   gap before it (a directory, which may
+				   have no holes) */
 /*
  * Repair an extent tree in place: drop extents that are empty, outside
  * the data area, past the largest offset, out of order or overlapping,

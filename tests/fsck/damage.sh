@@ -381,6 +381,7 @@ dir_tail_type() {	# /lost+found block 1: the checksum tail's type byte 0xdf
 	b=$(blk_of /lost+found 1)
 	patch_int "$img" $((b * bs + bs - 5)) B 0xdf
 }
+dir_first_shifted() { dbg "sif /wide block[3] 1"; }	# first extent's start
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
