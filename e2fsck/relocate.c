@@ -81,6 +81,7 @@ static void move_one(struct fsck_ctx *ctx, struct gm_move *m)
 			ext2fs_mark_block_bitmap_range2(
 				ctx->guard_meta, b,
 				e2x_group_meta_len(fs, m->kind));
+		m->approved = 0;	/* done: a restart moves it no more */
 		/* the new table's inodes are empty: a resize inode that
 		 * was there is made again after pass 5 */
 		if (m->kind == E2X_GM_INODE_TABLE &&

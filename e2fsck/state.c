@@ -90,7 +90,6 @@ void fsck_state_free(struct fsck_ctx *ctx)
 	fsck_ra_close(ctx);
 	free(ctx->ea_refs);
 	dir_info_free(ctx);
-	fsck_relocate_free(ctx);
 	ctx->inode_used = ctx->inode_dir = ctx->inode_reg = NULL;
 	ctx->inode_bad = NULL;
 	ctx->block_found = ctx->block_meta = ctx->block_dup = NULL;

@@ -1102,6 +1102,8 @@ int fsck_run(struct fsck_ctx *ctx)
 		print_summary(ctx, "");
 close:
 	fsck_state_free(ctx);
+	/* kept through every restart of the passes until now */
+	fsck_relocate_free(ctx);
 	err = ext2fs_close_free(&ctx->fs);
 	if (err) {
 		fprintf(stderr, "%s: writing the file system failed: %s\n",

@@ -434,6 +434,15 @@ gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
 # inodes per group doubled (one group: no backup to compare); the inode
 # count and group 0's bitmap padding still say the old number
+# the bad-blocks inode names a block past the end (not its first pointer)
+badino_far() { dbg "sif <1> block[2] 3342336"; }
+# ... and group 0's inode bitmap is out of the file system too: the
+# relocation noted before pass 1 must survive pass 1's second round
+badino_far_ibitmap() {
+	n=$("$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Block count: *//p')
+	badino_far && dbg "set_bg 0 inode_bitmap $n"
+}
 ipg_doubled() {
 	n=$("$debugfs" -R stats "$img" 2>/dev/null |
 		sed -n 's/^Inodes per group: *//p')
