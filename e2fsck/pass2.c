@@ -218,6 +218,19 @@ static void set_dotdot(struct p2_dir *pd, ext2_ino_t parent)
 		count_ref(pd->ctx, parent);
 }
 
+/* The byte after the name of '.' or '..' (within the record's 12 bytes)
+ * is 0, as mke2fs and the kernel write it. */
+static void check_dot_name_end(struct p2_dir *pd, struct ext2_dir_entry *d,
+			       int len)
+{
+	if (!d->name[len] ||
+	    !entry_problem(pd, PR_2_DOT_NAME_END, d->inode, d->name, len, 0,
+			   0))
+		return;
+	d->name[len] = 0;
+	pd->dirty = 1;
+}
+
 /* '.' (slot 0) and '..' (slot 1) of the first block, REC_LEN long. */
 static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			   int slot, unsigned int rec_len)
@@ -247,6 +260,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			d->inode = pd->ino;
 			pd->dirty = 1;
 		}
+		check_dot_name_end(pd, d, len);
 		count_ref(pd->ctx, pd->ino);
 		return;
 	}
@@ -256,6 +270,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		set_dotdot(pd, 0);
 		return;
 	}
+	check_dot_name_end(pd, d, len);
 	if (d->inode > pd->fs->super->s_inodes_count ||
 	    (d->inode < EXT2_FIRST_INODE(pd->fs->super) &&
 	     d->inode != EXT2_ROOT_INO)) {

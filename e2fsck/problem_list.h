@@ -417,6 +417,9 @@ PROBLEM(PR_2_ENCRYPT_UNENCRYPTED, 0x020020, PROMPT_CLEAR, 0,
 PROBLEM(PR_2_ENCRYPT_POLICY, 0x020021, PROMPT_CLEAR, 0,
 	"Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
 	"whose encryption policy differs from the directory's")
+PROBLEM(PR_2_DOT_NAME_END, 0x020022, PROMPT_FIX, 0,
+	"Directory {ino}'s '{name}' entry has a byte other than 0 right after "
+	"its name")
 
 /* Pass 3: connectivity. */
 PROBLEM(PR_3_ROOT_MISSING, 0x030001, PROMPT_CREATE, 0,

@@ -382,6 +382,12 @@ dir_tail_type() {	# /lost+found block 1: the checksum tail's type byte 0xdf
 	patch_int "$img" $((b * bs + bs - 5)) B 0xdf
 }
 dir_first_shifted() { dbg "sif /wide block[3] 1"; }	# first extent's start
+dot_name_end() {	# /sub: the byte after the names of '.' and '..' set
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	patch_int "$img" $((b * bs + 9)) B 0x41 &&
+		patch_int "$img" $((b * bs + 12 + 10)) B 0x42
+}
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
