@@ -231,6 +231,22 @@ static void check_dot_name_end(struct p2_dir *pd, struct ext2_dir_entry *d,
 	pd->dirty = 1;
 }
 
+/* '.' and '..' name directories: with file types, theirs is a
+ * directory's. */
+static void check_dot_type(struct p2_dir *pd, struct ext2_dir_entry *d,
+			   int len)
+{
+	ext2_filsys fs = pd->fs;
+	int ft = ext2fs_dirent_file_type(d);
+
+	if (!ext2fs_has_feature_filetype(fs->super) ||
+	    fs->super->s_creator_os == EXT2_OS_HURD || ft == EXT2_FT_DIR ||
+	    !entry_problem(pd, PR_2_FILETYPE, d->inode, d->name, len, ft,
+			   EXT2_FT_DIR))
+		return;
+	p2_fix_type(pd, d, EXT2_FT_DIR);
+}
+
 /* '.' (slot 0) and '..' (slot 1) of the first block, REC_LEN long. */
 static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			   int slot, unsigned int rec_len)
@@ -261,6 +277,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			pd->dirty = 1;
 		}
 		check_dot_name_end(pd, d, len);
+		check_dot_type(pd, d, len);
 		count_ref(pd->ctx, pd->ino);
 		return;
 	}
@@ -282,6 +299,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		set_dotdot(pd, 0);
 		return;
 	}
+	check_dot_type(pd, d, len);
 	set_dotdot(pd, d->inode);
 }
 

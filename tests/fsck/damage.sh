@@ -388,6 +388,11 @@ dot_name_end() {	# /sub: the byte after the names of '.' and '..' set
 	patch_int "$img" $((b * bs + 9)) B 0x41 &&
 		patch_int "$img" $((b * bs + 12 + 10)) B 0x42
 }
+dotdot_type() {	# /sub: '..' typed 10 (no such type)
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	patch_int "$img" $((b * bs + 12 + 7)) B 10
+}
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
