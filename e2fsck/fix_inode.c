@@ -24,6 +24,7 @@ enum p1_repair {
 	RP_DTIME_NOW,
 	RP_FADDR_ZERO,
 	RP_ACL_HI_ZERO,
+	RP_BLOCKS_HI_ZERO,	/* i_blocks_hi := 0 */
 	RP_EXTRA_ISIZE,
 	RP_EXTRA_TIME,
 	RP_REWRITE,		/* write as is: the checksum is recomputed */
@@ -117,6 +118,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_ENCRYPT_NO_POLICY, RP_CLEAR_FLAG, EXT4_ENCRYPT_FL },
 	{ PR_1_ENCRYPT_BAD_POLICY, RP_CLEAR_INODE, 0 },
 	{ PR_1_FILE_ACL_HI, RP_ACL_HI_ZERO, 0 },
+	{ PR_1_BLOCKS_HI, RP_BLOCKS_HI_ZERO, 0 },
 	{ PR_1_FADDR, RP_FADDR_ZERO, 0 },
 	{ PR_1_EXTRA_TIME, RP_EXTRA_TIME, 0 },
 	{ PR_1_MAP_LOOP, RP_CLEAR_INODE, 0 },
@@ -254,6 +256,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_FADDR_ZERO:
 		in->i_faddr = 0;
+		break;
+	case RP_BLOCKS_HI_ZERO:
+		in->osd2.linux2.l_i_blocks_hi = 0;
 		break;
 	case RP_ACL_HI_ZERO:
 		in->osd2.linux2.l_i_file_acl_high = 0;

@@ -750,6 +750,12 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 			    in->osd2.linux2.l_i_file_acl_high, 0, NULL))
 			st->bad = 1;
 	}
+	/* the kernel adds the high bits only with huge_file */
+	if (!ext2fs_has_feature_huge_file(fs->super) &&
+	    fs->super->s_creator_os != EXT2_OS_HURD &&
+	    in->osd2.linux2.l_i_blocks_hi)
+		report(st, PR_1_BLOCKS_HI, in->osd2.linux2.l_i_blocks_hi, 0,
+		       NULL);
 	if (in->i_faddr)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
 	check_extra_times(st);

@@ -337,6 +337,9 @@ PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
 PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x01004e, PROMPT_FIX, 0,
 	"Directory {ino}'s first block (its '.' entry) is mapped at logical "
 	"block {num}, not 0: close the gap")
+PROBLEM(PR_1_BLOCKS_HI, 0x01004f, PROMPT_CLEAR, 0,
+	"Inode {ino} has high bits in its block count ({num}) on a file "
+	"system without huge_file")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

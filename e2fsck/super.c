@@ -779,6 +779,32 @@ out:
 	return why;
 }
 
+static int count_block(ext2_filsys fs, blk64_t *blk, e2_blkcnt_t n,
+		       blk64_t ref, int off, void *data)
+{
+	(void)fs; (void)blk; (void)n; (void)ref; (void)off;
+	++*(blk64_t *)data;
+	return 0;
+}
+
+/* The resize inode's i_blocks must count every block its map names (the
+ * reserved descriptor blocks and their backups, and the map itself):
+ * rebuilt when it does not (the reference fixes the count alone). */
+static const char *resize_i_blocks(ext2_filsys fs, struct ext2_inode *inode)
+{
+	blk64_t n = 0;
+
+	/* bigalloc counts clusters; left to the layout checks */
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1 ||
+	    ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY,
+				  NULL, count_block, &n))
+		return NULL;
+	if (ext2fs_get_stat_i_blocks(fs, inode) ==
+	    n * (fs->blocksize / 512))
+		return NULL;
+	return "its block count is wrong";
+}
+
 /* Quota inode numbers must name regular files in use; the repair forgets
  * a number that does not (quotacheck or tune2fs can make the file again). */
 static void check_quota_inodes(struct fsck_ctx *ctx)
@@ -927,6 +953,8 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 			pctx.str = "double indirect block out of range";
 		else if (!ext2fs_has_feature_meta_bg(sb))
 			pctx.str = resize_layout(fs, d);
+		if (!pctx.str)
+			pctx.str = resize_i_blocks(fs, &inode);
 	} else if (inode.i_block[EXT2_DIND_BLOCK] && inode.i_links_count &&
 		   !ext2fs_has_feature_meta_bg(sb)) {
 		pctx.str = "resize_inode is off but the inode has blocks";

@@ -120,6 +120,8 @@ symlink_inline_short() {	# an inline target (past 60 bytes) cut short
 inline_dir_size() { dbg "mkdir /idir" && dbg "sif /idir size 100"; }
 extent_far() { dbg "sif /big block[5] 0x7ffffff0"; }	# first extent's start
 ind_far() { dbg "sif /big block[2] 0x7ffffff0"; }	# third direct pointer
+resize_iblocks() { dbg "sif <7> blocks 0"; }
+blocks_hi_set() { keep_file /big && dbg "sif /big blocks_hi 1"; }
 dtime_set() { dbg "sif /small dtime 12345"; }
 dup_block() {	# /small's one block becomes /big's first (extent or direct)
 	b=$(blk_of /big 0)
