@@ -218,6 +218,12 @@ static void set_dotdot(struct p2_dir *pd, ext2_ino_t parent)
 		count_ref(pd->ctx, parent);
 }
 
+/* A two-byte name of '.' and one NUL: '..' with a byte lost. */
+static int damaged_dotdot(const char *n, int len)
+{
+	return len == 2 && ((n[0] == '.' && !n[1]) || (!n[0] && n[1] == '.'));
+}
+
 /* The byte after the name of '.' or '..' (within the record's 12 bytes)
  * is 0, as mke2fs and the kernel write it. */
 static void check_dot_name_end(struct p2_dir *pd, struct ext2_dir_entry *d,
@@ -281,7 +287,16 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		count_ref(pd->ctx, pd->ino);
 		return;
 	}
-	if (!d->inode || !is_dotdot(name, len)) {
+	if (d->inode && damaged_dotdot(name, len)) {
+		/* the '..' entry itself, one byte of its name lost: renamed
+		 * in place, its inode kept for the checks below */
+		if (!entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0)) {
+			set_dotdot(pd, 0);
+			return;
+		}
+		d->name[0] = d->name[1] = '.';
+		pd->dirty = 1;
+	} else if (!d->inode || !is_dotdot(name, len)) {
 		if (entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0))
 			p2_fix_dot(pd, d, rec_len, 1, 0);
 		set_dotdot(pd, 0);

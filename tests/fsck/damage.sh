@@ -390,6 +390,11 @@ dot_name_end() {	# /sub: the byte after the names of '.' and '..' set
 	patch_int "$img" $((b * bs + 9)) B 0x41 &&
 		patch_int "$img" $((b * bs + 12 + 10)) B 0x42
 }
+dotdot_byte_lost() {	# /sub: '..' named '.' and a NUL
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	patch_int "$img" $((b * bs + 12 + 9)) B 0
+}
 dotdot_type() {	# /sub: '..' typed 10 (no such type)
 	bs=$(bsize)
 	b=$(blk_of /sub 0)
