@@ -100,8 +100,8 @@ static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
 }
 
 /* Fields a loadable journal superblock may still have wrong: a version
- * 1 superblock with version 2 fields set, or an internal journal that
- * claims more than one file system. */
+ * 1 superblock with version 2 fields set, an internal journal that
+ * claims more than one file system, or an error number left set. */
 static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 {
 	const struct e2x_jbd2_super *js = e2x_journal_super(j);
@@ -124,6 +124,9 @@ static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 		   ext2fs_be32_to_cpu(js->s_nr_users) > 1) {
 		why = "an internal journal with several users";
 	}
+	/* an error the kernel recorded: this check is the answer to it */
+	if (!why && js->s_errno)
+		why = "an error recorded in it";
 	if (why && jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0)) {
 		errcode_t err = e2x_repair_journal_super(ctx->fs);
 

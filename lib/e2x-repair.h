@@ -121,7 +121,8 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
  * caller's bitmaps decide), the journal features and fields cleared. */
 errcode_t e2x_repair_drop_journal(ext2_filsys fs);
 /* Put the fields of an internal journal's superblock right: a version 1
- * block loses the version 2 fields, a version 2 one gets one user. */
+ * block loses the version 2 fields, a version 2 one gets one user, and
+ * a recorded error number is cleared. */
 errcode_t e2x_repair_journal_super(ext2_filsys fs);
 /* Make a new internal journal of the default size (the block bitmap must
  * be loaded and right). */

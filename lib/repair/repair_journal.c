@@ -43,6 +43,7 @@ errcode_t e2x_repair_drop_journal(ext2_filsys fs)
 
 /* Offsets in the jbd2 superblock (e2x-journal.h). */
 #define JSB_BLOCKTYPE	0x004
+#define JSB_ERRNO	0x020
 #define JSB_V2_START	0x024	/* first field a version 1 block lacks */
 #define JSB_NR_USERS	0x040
 #define JSB_USERS	0x100
@@ -71,6 +72,7 @@ errcode_t e2x_repair_journal_super(ext2_filsys fs)
 		err = io_channel_read_blk64(fs->io, pblk, 1, buf);
 	if (err)
 		goto out;
+	*(uint32_t *)(buf + JSB_ERRNO) = 0;	/* the check answers it */
 	if (ext2fs_be32_to_cpu(*(uint32_t *)(buf + JSB_BLOCKTYPE)) == JSB_V1) {
 		memset(buf + JSB_V2_START, 0, JSB_SIZE - JSB_V2_START);
 	} else {

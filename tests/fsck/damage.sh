@@ -144,6 +144,9 @@ with open(sys.argv[1], "r+b") as f:
 PY
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
+jsb_errno() {	# the journal superblock records an error (s_errno)
+	patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize) + 32)) I 0x2c3bcfbd
+}
 fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
 inline_symlink_ea_block() {	# an inline symlink that gets an xattr block
 	head -c 200 /dev/zero | tr '\0' v >"$work/val" &&
