@@ -146,7 +146,7 @@ PROBLEM(PR_0_DESC_SIZE_NO64, 0x000045, PROMPT_CLEAR, P,
 	"The superblock holds group descriptor size {num} without 64bit, "
 	"where descriptors are 32 bytes and the size must be 0 or a power of "
 	"two")
-PROBLEM(PR_0_INODES_PER_GROUP, 0x000046, PROMPT_FIX, 0,
+PROBLEM(PR_0_INODES_PER_GROUP, 0x000048, PROMPT_FIX, 0,
 	"The inodes per group {num} disagree with the inode count; group 0's "
 	"inode bitmap is padded from inode {num2} on: {num2} inodes a group")
 
@@ -334,10 +334,10 @@ PROBLEM(PR_1_RESERVED_JUNK, 0x01004c, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_FLAG_MISSING, 0x01004d, PROMPT_FIX, 0,
 	"Inode {ino} has no extent flag, but its block area holds an extent "
 	"tree root, not a block map: set the flag")
-PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x01004e, PROMPT_FIX, 0,
+PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x010055, PROMPT_FIX, 0,
 	"Directory {ino}'s first block (its '.' entry) is mapped at logical "
 	"block {num}, not 0: close the gap")
-PROBLEM(PR_1_BLOCKS_HI, 0x01004f, PROMPT_CLEAR, 0,
+PROBLEM(PR_1_BLOCKS_HI, 0x010056, PROMPT_CLEAR, 0,
 	"Inode {ino} has high bits in its block count ({num}) on a file "
 	"system without huge_file")
 
@@ -420,7 +420,7 @@ PROBLEM(PR_2_ENCRYPT_UNENCRYPTED, 0x020020, PROMPT_CLEAR, 0,
 PROBLEM(PR_2_ENCRYPT_POLICY, 0x020021, PROMPT_CLEAR, 0,
 	"Entry '{name}' in encrypted directory {ino} names inode {ino2}, "
 	"whose encryption policy differs from the directory's")
-PROBLEM(PR_2_DOT_NAME_END, 0x020022, PROMPT_FIX, 0,
+PROBLEM(PR_2_DOT_NAME_END, 0x020032, PROMPT_FIX, 0,
 	"Directory {ino}'s '{name}' entry has a byte other than 0 right after "
 	"its name")
 
