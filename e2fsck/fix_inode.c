@@ -27,6 +27,7 @@ enum p1_repair {
 	RP_HURD_FRAG_ZERO,	/* the Hurd's fragment number and size */
 	RP_INLINE_NEW_DATA,	/* a new empty system.data; i_block stays */
 	RP_ACL_HI_ZERO,
+	RP_BLOCKS_HI_ZERO,	/* i_blocks_hi := 0 */
 	RP_EXTRA_ISIZE,
 	RP_EXTRA_TIME,
 	RP_REWRITE,		/* write as is: the checksum is recomputed */
@@ -44,6 +45,7 @@ enum p1_repair {
 				 * or the in-inode attributes go */
 	RP_TO_EXTENTS,		/* block map -> extents (bigalloc) */
 	RP_EXT_REBUILD,		/* extent tree too deep: rebuild it */
+	RP_CLOSE_GAPS,		/* directory extents moved down to 0 on */
 };
 
 struct p1_repair_row {
@@ -92,6 +94,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTENT_LEN_ZERO, RP_MAP, 0 },
 	{ PR_1_EXTENT_END, RP_MAP, 0 },
 	{ PR_1_EXTENT_DEPTH, RP_EXT_REBUILD, 0 },
+	{ PR_1_DIR_FIRST_SHIFTED, RP_CLOSE_GAPS, 0 },
 	{ PR_1_BIGALLOC_BLOCKMAP, RP_TO_EXTENTS, 0 },
 	{ PR_1_BLOCK_RANGE, RP_MAP, 0 },
 	{ PR_1_IND_BLOCK_RANGE, RP_MAP, 0 },
@@ -119,6 +122,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_ENCRYPT_NO_POLICY, RP_CLEAR_FLAG, EXT4_ENCRYPT_FL },
 	{ PR_1_ENCRYPT_BAD_POLICY, RP_CLEAR_INODE, 0 },
 	{ PR_1_FILE_ACL_HI, RP_ACL_HI_ZERO, 0 },
+	{ PR_1_BLOCKS_HI, RP_BLOCKS_HI_ZERO, 0 },
 	{ PR_1_FADDR, RP_FADDR_ZERO, 0 },
 	{ PR_1_HURD_FRAG, RP_HURD_FRAG_ZERO, 0 },
 	{ PR_1_INLINE_DATA_LOST, RP_INLINE_NEW_DATA, 0 },
@@ -296,6 +300,9 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		in->osd2.hurd2.h_i_frag = 0;
 		in->osd2.hurd2.h_i_fsize = 0;
 		break;
+	case RP_BLOCKS_HI_ZERO:
+		in->osd2.linux2.l_i_blocks_hi = 0;
+		break;
 	case RP_ACL_HI_ZERO:
 		in->osd2.linux2.l_i_file_acl_high = 0;
 		break;
@@ -339,6 +346,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		return;
 	case RP_EXT_REBUILD:
 		st->rebuild_ext = 1;
+		st->fix_map = 1;
+		return;
+	case RP_CLOSE_GAPS:
+		st->close_gaps = 1;
 		st->fix_map = 1;
 		return;
 	case RP_DTIME_ORPHAN:
@@ -391,17 +402,15 @@ void p1_fix_map(struct p1_inode *st)
 {
 	struct ext2_inode_large *in = st->inode;
 	uint64_t dropped = 0;
+	int flags = (st->is_dir ? E2X_REPAIR_EXT_DIR : 0) |
+		    (st->close_gaps ? E2X_REPAIR_EXT_CLOSE_GAPS : 0);
 	errcode_t err;
 
 	if ((in->i_flags & EXT4_EXTENTS_FL) && st->rebuild_ext)
-		err = e2x_repair_extent_rebuild(st->fs, st->ino, in,
-						st->is_dir ? E2X_REPAIR_EXT_DIR :
-							     0,
+		err = e2x_repair_extent_rebuild(st->fs, st->ino, in, flags,
 						&dropped);
 	else if (in->i_flags & EXT4_EXTENTS_FL)
-		err = e2x_repair_extent_tree(st->fs, st->ino, in,
-					     st->is_dir ? E2X_REPAIR_EXT_DIR :
-							  0,
+		err = e2x_repair_extent_tree(st->fs, st->ino, in, flags,
 					     &dropped);
 	else
 		err = e2x_repair_ind_map(st->fs, in, 0, &dropped);

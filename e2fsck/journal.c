@@ -100,8 +100,8 @@ static errcode_t reopen(struct fsck_ctx *ctx, struct e2x_overlay *ov)
 }
 
 /* Fields a loadable journal superblock may still have wrong: a version
- * 1 superblock with version 2 fields set, or an internal journal that
- * claims more than one file system. */
+ * 1 superblock with version 2 fields set, an internal journal that
+ * claims more than one file system, or an error number left set. */
 static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 {
 	const struct e2x_jbd2_super *js = e2x_journal_super(j);
@@ -124,6 +124,9 @@ static void check_jsb_fields(struct fsck_ctx *ctx, struct e2x_journal *j)
 		   ext2fs_be32_to_cpu(js->s_nr_users) > 1) {
 		why = "an internal journal with several users";
 	}
+	/* an error the kernel recorded: this check is the answer to it */
+	if (!why && js->s_errno)
+		why = "an error recorded in it";
 	if (why && jproblem(ctx, PR_0_JOURNAL_SB_FIELDS, why, 0, 0)) {
 		errcode_t err = e2x_repair_journal_super(ctx->fs);
 
@@ -151,6 +154,20 @@ static const char *jinode_fault(ext2_filsys fs, ext2_ino_t ino,
 	    inode->i_size != jnl[16] || inode->i_size_high != jnl[15])
 		return "its block map differs from the superblock's copy";
 	return NULL;
+}
+
+/* Whether the inode table holding INO lies inside the file system. */
+static int jinode_table_in_fs(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g;
+	blk64_t t;
+
+	if (!ino || ino > fs->super->s_inodes_count)
+		return 0;
+	g = ext2fs_group_of_ino(fs, ino);
+	t = ext2fs_inode_table_loc(fs, g);
+	return t > fs->super->s_first_data_block &&
+	       t + fs->inode_blocks_per_group <= ext2fs_blocks_count(fs->super);
 }
 
 /*
@@ -181,6 +198,10 @@ static void restore_jinode(struct fsck_ctx *ctx, const __u32 *jnl)
 
 	if (!jinode_fault(fs, fs->super->s_journal_inum, jnl, &cur) ||
 	    !jinode_table_trusted(fs, fs->super->s_journal_inum))
+		return;
+	/* an inode table outside the file system is check_super()'s to
+	 * relocate; the journal inode is judged (and dropped) there */
+	if (!jinode_table_in_fs(fs, fs->super->s_journal_inum))
 		return;
 	if (!e2x_journal_restore_inode(fs, jnl, ctx->now))
 		return;

@@ -632,6 +632,17 @@ static void check_reserved_size(struct p1_inode *st)
 		report(st, PR_1_SIZE, size, 0, NULL);
 }
 
+/* Does any pointer of IN's block map name a block? */
+static int any_block(const struct ext2_inode_large *in)
+{
+	int i;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		if (in->i_block[i])
+			return 1;
+	return 0;
+}
+
 static void check_reserved(struct p1_inode *st)
 {
 	struct fsck_ctx *ctx = st->ctx;
@@ -652,8 +663,7 @@ static void check_reserved(struct p1_inode *st)
 					  in->i_block)->eh_magic) !=
 			      EXT3_EXT_MAGIC)))
 			report(st, PR_1_BAD_INO_FLAGS, 0, 0, NULL);
-		if (!(in->i_flags & EXT4_EXTENTS_FL) &&
-		    (in->i_block[0] || in->i_block[EXT2_IND_BLOCK]))
+		if (!(in->i_flags & EXT4_EXTENTS_FL) && any_block(in))
 			p1_walk_blocks(st);
 		if (st->fix_map)
 			p1_fix_map(st);
@@ -752,6 +762,12 @@ static void check_inode(struct fsck_ctx *ctx, struct p1_inode *st)
 			    in->osd2.linux2.l_i_file_acl_high, 0, NULL))
 			st->bad = 1;
 	}
+	/* the kernel adds the high bits only with huge_file */
+	if (!ext2fs_has_feature_huge_file(fs->super) &&
+	    fs->super->s_creator_os != EXT2_OS_HURD &&
+	    in->osd2.linux2.l_i_blocks_hi)
+		report(st, PR_1_BLOCKS_HI, in->osd2.linux2.l_i_blocks_hi, 0,
+		       NULL);
 	if (in->i_faddr)
 		report(st, PR_1_FADDR, in->i_faddr, 0, NULL);
 	/* the Hurd's inodes keep the fragment fields Linux reuses */

@@ -46,6 +46,7 @@ struct p1_inode {
 	int clear;		/* to be cleared (fix_inode.c) */
 	int fix_map;		/* the block map needs repair */
 	int rebuild_ext;	/* ... by rebuilding the extent tree */
+	int close_gaps;		/* ... moving a directory's extents down */
 	blk_visit_fn visit;	/* pass 1 claims; pass 1b counts */
 	void *priv;
 };

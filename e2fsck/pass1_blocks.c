@@ -22,7 +22,8 @@ static int range_in_fs(ext2_filsys fs, blk64_t blk, blk64_t n)
 	       blk + n - 1 < ext2fs_blocks_count(fs->super);
 }
 
-/* Superblocks, descriptors, reserved GDT, bitmaps and inode tables. */
+/* Superblocks, descriptors, reserved GDT, bitmaps and inode tables (a
+ * location 0 is metadata waiting to be relocated, not block 0 on). */
 void p1_mark_metadata(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -34,13 +35,13 @@ void p1_mark_metadata(struct fsck_ctx *ctx)
 
 		ext2fs_reserve_super_and_bgd(fs, g, m);
 		b = ext2fs_block_bitmap_loc(fs, g);
-		if (fsck_block_in_fs(fs, b))
+		if (b && fsck_block_in_fs(fs, b))
 			ext2fs_mark_block_bitmap2(m, b);
 		b = ext2fs_inode_bitmap_loc(fs, g);
-		if (fsck_block_in_fs(fs, b))
+		if (b && fsck_block_in_fs(fs, b))
 			ext2fs_mark_block_bitmap2(m, b);
 		b = ext2fs_inode_table_loc(fs, g);
-		if (range_in_fs(fs, b, fs->inode_blocks_per_group))
+		if (b && range_in_fs(fs, b, fs->inode_blocks_per_group))
 			ext2fs_mark_block_bitmap_range2(
 				m, b, fs->inode_blocks_per_group);
 	}
@@ -284,6 +285,25 @@ static void walk_extent_node(struct p1_inode *st, void *node, size_t size,
 			     int want_depth, blk64_t nblk, uint64_t lo,
 			     uint64_t hi);
 
+/* Does block PBLK begin with the directory's own '.' entry (so it is the
+ * directory's block 0, wherever its extent puts it)? */
+static int starts_with_dot(struct p1_inode *st, blk64_t pblk)
+{
+	struct ext2_dir_entry *de;
+	char *buf = NULL;
+	int dot = 0;
+
+	if (st->quiet || ext2fs_get_mem(st->fs->blocksize, &buf))
+		return 0;
+	if (!io_channel_read_blk64(st->fs->io, pblk, 1, buf)) {
+		de = (struct ext2_dir_entry *)buf;
+		dot = de->inode == st->ino &&
+		      ext2fs_dirent_name_len(de) == 1 && de->name[0] == '.';
+	}
+	ext2fs_free_mem(&buf);
+	return dot;
+}
+
 static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 		      uint64_t lo, uint64_t hi)
 {
@@ -323,6 +343,9 @@ static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 			p1_block_problem(st, PR_1_EXTENT_BOUNDS, &pctx);
 			continue;
 		}
+		if (st->is_dir && !st->ext_next && lblk &&
+		    starts_with_dot(st, pblk))
+			p1_block_problem(st, PR_1_DIR_FIRST_SHIFTED, &pctx);
 		if (cmask)
 			check_cluster_rules(st, lblk, pblk, len, &pctx);
 		if (uninit && st->is_dir)

@@ -234,6 +234,28 @@ static void dot_name_padded(struct p2_dir *pd, struct ext2_dir_entry *d,
 	}
 }
 
+/* A two-byte name of '.' and one NUL: '..' with a byte lost. */
+static int damaged_dotdot(const char *n, int len)
+{
+	return len == 2 && ((n[0] == '.' && !n[1]) || (!n[0] && n[1] == '.'));
+}
+
+/* '.' and '..' name directories: with file types, theirs is a
+ * directory's. */
+static void check_dot_type(struct p2_dir *pd, struct ext2_dir_entry *d,
+			   int len)
+{
+	ext2_filsys fs = pd->fs;
+	int ft = ext2fs_dirent_file_type(d);
+
+	if (!ext2fs_has_feature_filetype(fs->super) ||
+	    fs->super->s_creator_os == EXT2_OS_HURD || ft == EXT2_FT_DIR ||
+	    !entry_problem(pd, PR_2_FILETYPE, d->inode, d->name, len, ft,
+			   EXT2_FT_DIR))
+		return;
+	p2_fix_type(pd, d, EXT2_FT_DIR);
+}
+
 /* '.' (slot 0) and '..' (slot 1) of the first block, REC_LEN long. */
 static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			   int slot, unsigned int rec_len)
@@ -264,10 +286,20 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 			pd->dirty = 1;
 		}
 		dot_name_padded(pd, d, 1);
+		check_dot_type(pd, d, 1);
 		count_ref(pd->ctx, pd->ino);
 		return;
 	}
-	if (!d->inode || !is_dotdot(name, len)) {
+	if (d->inode && damaged_dotdot(name, len)) {
+		/* the '..' entry itself, one byte of its name lost: renamed
+		 * in place, its inode kept for the checks below */
+		if (!entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0)) {
+			set_dotdot(pd, 0);
+			return;
+		}
+		d->name[0] = d->name[1] = '.';
+		pd->dirty = 1;
+	} else if (!d->inode || !is_dotdot(name, len)) {
 		if (entry_problem(pd, PR_2_DOTDOT_MISSING, 0, NULL, 0, 0, 0))
 			p2_fix_dot(pd, d, rec_len, 1, 0);
 		set_dotdot(pd, 0);
@@ -285,6 +317,7 @@ static void check_dot_slot(struct p2_dir *pd, struct ext2_dir_entry *d,
 		return;
 	}
 	dot_name_padded(pd, d, 2);
+	check_dot_type(pd, d, 2);
 	set_dotdot(pd, d->inode);
 }
 

@@ -153,6 +153,9 @@ PROBLEM(PR_0_DESC_SIZE_NO64, 0x000046, PROMPT_CLEAR, P,
 PROBLEM(PR_0_GD_ITABLE_FOUND, 0x000047, PROMPT_FIX, 0,
 	"Group {group}'s inode table at {blk} cannot be there; the group's "
 	"inodes are found at {num}, where mke2fs places the table: use that")
+PROBLEM(PR_0_INODES_PER_GROUP, 0x000048, PROMPT_FIX, 0,
+	"The inodes per group {num} disagree with the inode count; group 0's "
+	"inode bitmap is padded from inode {num2} on: {num2} inodes a group")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,
@@ -359,6 +362,12 @@ PROBLEM(PR_1_EXTENT_MAGIC, 0x010053, PROMPT_FIX, 0,
 	"but its header and entries are sound")
 PROBLEM(PR_1_IBODY_EA_HASH, 0x010054, PROMPT_FIX, P,
 	"Inode {ino}'s in-inode extended attribute has a wrong hash")
+PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x010055, PROMPT_FIX, 0,
+	"Directory {ino}'s first block (its '.' entry) is mapped at logical "
+	"block {num}, not 0: close the gap")
+PROBLEM(PR_1_BLOCKS_HI, 0x010056, PROMPT_CLEAR, 0,
+	"Inode {ino} has high bits in its block count ({num}) on a file "
+	"system without huge_file")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -71,6 +71,93 @@ int fsck_geometry_sane(ext2_filsys fs)
 	       sb->s_clusters_per_group >= 8 && !(sb->s_clusters_per_group % 8);
 }
 
+/* Are bits FROM to the end of BITS (NBITS long) all set? */
+static int padded_from(const unsigned char *bits, unsigned int nbits,
+		       unsigned int from)
+{
+	for (; from < nbits && from % 8; from++)
+		if (!(bits[from / 8] & (1U << (from % 8))))
+			return 0;
+	for (; from < nbits; from += 8)
+		if (bits[from / 8] != 0xff)
+			return 0;
+	return 1;
+}
+
+/*
+ * The inodes per group that group 0's inode bitmap shows, of ALT (the
+ * inode count over the groups) and the superblock's: the padding past
+ * the last inode of a group is set, so the smaller one is right when the
+ * bits from it on are all set, else the larger.  0 when the bitmap says
+ * nothing (not initialised, out of range, unreadable).
+ */
+static __u32 ipg_by_bitmap(ext2_filsys fs, __u32 alt)
+{
+	__u32 ipg = fs->super->s_inodes_per_group;
+	__u32 lo = alt < ipg ? alt : ipg, hi = alt < ipg ? ipg : alt;
+	blk64_t b = ext2fs_inode_bitmap_loc(fs, 0);
+	unsigned char *buf = NULL;
+	__u32 r = 0;
+
+	if ((ext2fs_has_group_desc_csum(fs) &&
+	     ext2fs_bg_flags_test(fs, 0, EXT2_BG_INODE_UNINIT)) ||
+	    !b || b >= ext2fs_blocks_count(fs->super) ||
+	    ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	if (!io_channel_read_blk64(fs->io, b, 1, buf))
+		r = padded_from(buf, fs->blocksize * 8, lo) ? lo : hi;
+	ext2fs_free_mem(&buf);
+	return r;
+}
+
+/*
+ * A wrong inodes per group reads like a wrong inode count: when the count
+ * over the groups gives a sound inodes per group that group 0's bitmap
+ * confirms, the inodes per group is what changes (every inode table is
+ * read by it).  Returns 1 when it was fixed (in memory for -n too).
+ */
+static int fix_inodes_per_group(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct ext2_super_block *sb = fs->super;
+	unsigned int isz = EXT2_INODE_SIZE(sb);
+	__u32 alt, n = fs->group_desc_count;
+	struct problem_ctx pctx;
+	int csum_ok;
+
+	if (!n || sb->s_inodes_count % n)
+		return 0;
+	alt = sb->s_inodes_count / n;
+	if (!alt || alt % 8 || alt > fs->blocksize * 8ULL ||
+	    (alt * (uint64_t)isz) % fs->blocksize ||
+	    alt * (uint64_t)isz / fs->blocksize > sb->s_blocks_per_group ||
+	    ipg_by_bitmap(fs, alt) != alt)
+		return 0;
+	pctx_clear(&pctx);
+	pctx.num = sb->s_inodes_per_group;
+	pctx.num2 = alt;
+	csum_ok = ext2fs_superblock_csum_verify(fs, sb);
+	if (!fix_problem(ctx, PR_0_INODES_PER_GROUP, &pctx)) {
+		if (ctx->fs_rw)
+			return 0;
+		/* checked read-only as if it were right (see below) */
+	}
+	sb->s_inodes_per_group = alt;
+	fs->inode_blocks_per_group = alt * (uint64_t)isz / fs->blocksize;
+	if (!ctx->fs_rw) {
+		if (csum_ok)
+			ext2fs_superblock_csum_set(fs, sb);
+		return 1;
+	}
+	/* written now: a journal replay reopens the file system from disk */
+	ext2fs_mark_super_dirty(fs);
+	if (ext2fs_flush(fs)) {
+		ctx->problems_fixed--;
+		ctx->problems_unfixed++;
+	}
+	return 1;
+}
+
 int fsck_inodes_count(struct fsck_ctx *ctx)
 {
 	ext2_filsys fs = ctx->fs;
@@ -79,7 +166,7 @@ int fsck_inodes_count(struct fsck_ctx *ctx)
 	struct problem_ctx pctx;
 	int csum_ok;
 
-	if (want == sb->s_inodes_count)
+	if (want == sb->s_inodes_count || fix_inodes_per_group(ctx))
 		return 0;
 	pctx_clear(&pctx);
 	pctx.num = sb->s_inodes_count;
@@ -745,6 +832,32 @@ out:
 	return why;
 }
 
+static int count_block(ext2_filsys fs, blk64_t *blk, e2_blkcnt_t n,
+		       blk64_t ref, int off, void *data)
+{
+	(void)fs; (void)blk; (void)n; (void)ref; (void)off;
+	++*(blk64_t *)data;
+	return 0;
+}
+
+/* The resize inode's i_blocks must count every block its map names (the
+ * reserved descriptor blocks and their backups, and the map itself):
+ * rebuilt when it does not (the reference fixes the count alone). */
+static const char *resize_i_blocks(ext2_filsys fs, struct ext2_inode *inode)
+{
+	blk64_t n = 0;
+
+	/* bigalloc counts clusters; left to the layout checks */
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1 ||
+	    ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY,
+				  NULL, count_block, &n))
+		return NULL;
+	if (ext2fs_get_stat_i_blocks(fs, inode) ==
+	    n * (fs->blocksize / 512))
+		return NULL;
+	return "its block count is wrong";
+}
+
 /* Quota inode numbers must name regular files in use; the repair forgets
  * a number that does not (quotacheck or tune2fs can make the file again). */
 static void check_quota_inodes(struct fsck_ctx *ctx)
@@ -893,6 +1006,8 @@ static void check_special_inodes(struct fsck_ctx *ctx)
 			pctx.str = "double indirect block out of range";
 		else if (!ext2fs_has_feature_meta_bg(sb))
 			pctx.str = resize_layout(fs, d);
+		if (!pctx.str)
+			pctx.str = resize_i_blocks(fs, &inode);
 	} else if (inode.i_block[EXT2_DIND_BLOCK] && inode.i_links_count &&
 		   !ext2fs_has_feature_meta_bg(sb)) {
 		pctx.str = "resize_inode is off but the inode has blocks";

@@ -49,6 +49,9 @@ errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
 #define E2X_REPAIR_EXT_DIR	0x1	/* a directory: no unwritten extents */
 #define E2X_REPAIR_EXT_DIR_LIMIT 0x2	/* drop extents past 4 GiB (a directory
 				   without largedir) */
+#define E2X_REPAIR_EXT_CLOSE_GAPS 0x4	/* move each extent down to close the
+				   gap before it (a directory, which may
+				   have no holes) */
 /*
  * Repair an extent tree in place: drop extents that are empty, outside
  * the data area, past the largest offset, out of order or overlapping,
@@ -135,7 +138,8 @@ errcode_t e2x_repair_clone_blocks(ext2_filsys fs, ext2_ino_t ino,
  * caller's bitmaps decide), the journal features and fields cleared. */
 errcode_t e2x_repair_drop_journal(ext2_filsys fs);
 /* Put the fields of an internal journal's superblock right: a version 1
- * block loses the version 2 fields, a version 2 one gets one user. */
+ * block loses the version 2 fields, a version 2 one gets one user, and
+ * a recorded error number is cleared. */
 errcode_t e2x_repair_journal_super(ext2_filsys fs);
 /* Make a new internal journal of the default size (the block bitmap must
  * be loaded and right). */

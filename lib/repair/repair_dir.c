@@ -160,8 +160,13 @@ static errcode_t make_tail(void *buf, unsigned int bs)
 	de = rec(&r, last);
 	len = e2x_dirent_rec_len(de, bs);
 	need = de->inode ? e2x_dirent_min_len(de->name_len) : 0;
-	if (len < need + E2X_DIRENT_TAIL_SIZE ||
-	    (last && !need && len == E2X_DIRENT_TAIL_SIZE))
+	/* an unused record just the tail's size at the tail's place (a
+	 * tail whose fields were damaged) becomes the tail */
+	if (last && !need && len == E2X_DIRENT_TAIL_SIZE) {
+		e2x_dirblk_tail_init(buf, bs);
+		return 0;
+	}
+	if (len < need + E2X_DIRENT_TAIL_SIZE)
 		return E2X_ERR_NO_SPACE;
 	if (!need && len == E2X_DIRENT_TAIL_SIZE)
 		return E2X_ERR_NO_SPACE;	/* the block's only record */

@@ -35,7 +35,17 @@ static uint32_t node_first_key(const struct ext3_extent_header *eh)
 	return ((const struct ext3_extent_idx *)(eh + 1))->ei_block;
 }
 
-/* Whether leaf extent EX can stay; may clear an unwritten mark. */
+/* The lowest logical block at or past NEXT that an extent starting at
+ * PBLK may take (bigalloc: the same offset within its cluster). */
+static uint64_t close_gap(uint64_t next, blk64_t pblk, blk64_t cmask)
+{
+	uint64_t l = (next & ~(uint64_t)cmask) | (pblk & cmask);
+
+	return l < next ? l + cmask + 1 : l;
+}
+
+/* Whether leaf extent EX can stay; may clear an unwritten mark or (with
+ * E2X_REPAIR_EXT_CLOSE_GAPS) move it down. */
 static int keep_extent(struct ext_fixer *fx, struct ext3_extent *ex,
 		       int *changed)
 {
@@ -48,6 +58,12 @@ static int keep_extent(struct ext_fixer *fx, struct ext3_extent *ex,
 
 	if (uninit)
 		len -= EXT_INIT_MAX_LEN;
+	if ((fx->flags & E2X_REPAIR_EXT_CLOSE_GAPS) && len &&
+	    lblk > close_gap(fx->next, pblk, cmask)) {
+		lblk = close_gap(fx->next, pblk, cmask);
+		ex->ee_block = lblk;
+		*changed = 1;
+	}
 	if (!len || lblk < fx->next || lblk + len > fx->max_lblk ||
 	    !range_ok(fs, pblk, len) || (lblk & cmask) != (pblk & cmask))
 		return 0;

@@ -16,7 +16,11 @@ errcode_t e2x_repair_drop_journal(ext2_filsys fs)
 	errcode_t err = 0;
 
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
-	if (sb->s_journal_inum && sb->s_journal_inum <= sb->s_inodes_count) {
+	/* an inode whose group has lost its table (being relocated) is
+	 * empty once the new table is made: nothing to write */
+	if (sb->s_journal_inum && sb->s_journal_inum <= sb->s_inodes_count &&
+	    ext2fs_inode_table_loc(fs, ext2fs_group_of_ino(fs,
+						sb->s_journal_inum))) {
 		err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) :
 							       isize, &in);
 		/* an empty inode: its blocks are the caller's to free */
@@ -39,6 +43,7 @@ errcode_t e2x_repair_drop_journal(ext2_filsys fs)
 
 /* Offsets in the jbd2 superblock (e2x-journal.h). */
 #define JSB_BLOCKTYPE	0x004
+#define JSB_ERRNO	0x020
 #define JSB_V2_START	0x024	/* first field a version 1 block lacks */
 #define JSB_NR_USERS	0x040
 #define JSB_USERS	0x100
@@ -67,6 +72,7 @@ errcode_t e2x_repair_journal_super(ext2_filsys fs)
 		err = io_channel_read_blk64(fs->io, pblk, 1, buf);
 	if (err)
 		goto out;
+	*(uint32_t *)(buf + JSB_ERRNO) = 0;	/* the check answers it */
 	if (ext2fs_be32_to_cpu(*(uint32_t *)(buf + JSB_BLOCKTYPE)) == JSB_V1) {
 		memset(buf + JSB_V2_START, 0, JSB_SIZE - JSB_V2_START);
 	} else {

@@ -121,6 +121,8 @@ symlink_inline_short() {	# an inline target (past 60 bytes) cut short
 inline_dir_size() { dbg "mkdir /idir" && dbg "sif /idir size 100"; }
 extent_far() { dbg "sif /big block[5] 0x7ffffff0"; }	# first extent's start
 ind_far() { dbg "sif /big block[2] 0x7ffffff0"; }	# third direct pointer
+resize_iblocks() { dbg "sif <7> blocks 0"; }
+blocks_hi_set() { keep_file /big && dbg "sif /big blocks_hi 1"; }
 dtime_set() { dbg "sif /small dtime 12345"; }
 dup_block() {	# /small's one block becomes /big's first (extent or direct)
 	b=$(blk_of /big 0)
@@ -143,6 +145,9 @@ with open(sys.argv[1], "r+b") as f:
 PY
 }
 jsb_magic() { patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize))) I 0; }
+jsb_errno() {	# the journal superblock records an error (s_errno)
+	patch_int "$img" $(($(blk_of "<8>" 0) * $(bsize) + 32)) I 0x2c3bcfbd
+}
 fifo_size() { dbg "mknod fifo0 p" && dbg "sif fifo0 size 100"; }
 inline_symlink_ea_block() {	# an inline symlink that gets an xattr block
 	head -c 200 /dev/zero | tr '\0' v >"$work/val" &&
@@ -381,6 +386,28 @@ mmp_magic() {	# debugfs then refuses to read the block back
 	dbg "set_mmp_value magic 0x1234"
 	"$debugfs" -R dump_mmp "$img" 2>&1 | grep -q 'invalid magic'
 }
+dir_tail_type() {	# /lost+found block 1: the checksum tail's type byte 0xdf
+	bs=$(bsize)
+	b=$(blk_of /lost+found 1)
+	patch_int "$img" $((b * bs + bs - 5)) B 0xdf
+}
+dir_first_shifted() { dbg "sif /wide block[3] 1"; }	# first extent's start
+dot_name_end() {	# /sub: the byte after the names of '.' and '..' set
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	patch_int "$img" $((b * bs + 9)) B 0x41 &&
+		patch_int "$img" $((b * bs + 12 + 10)) B 0x42
+}
+dotdot_byte_lost() {	# /sub: '..' named '.' and a NUL
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	patch_int "$img" $((b * bs + 12 + 9)) B 0
+}
+dotdot_type() {	# /sub: '..' typed 10 (no such type)
+	bs=$(bsize)
+	b=$(blk_of /sub 0)
+	patch_int "$img" $((b * bs + 12 + 7)) B 10
+}
 dir_first_hole() { dbg "punch /wide 0 0"; }	# block 0 of a linear dir
 dir_rec_len() {	# first entry of /sub: rec_len 5 (not a multiple of 4)
 	b=$(blk_of /sub 0)
@@ -431,6 +458,29 @@ gd_free_blocks() { dbg "set_bg 1 free_blocks_count 60000"; }
 gd_free_inodes() { dbg "set_bg 1 free_inodes_count 60000"; }
 gd_unused_over_free() { dbg "set_bg 1 free_inodes_count 5"; }	# unused 2048
 jinode_clear() { dbg "clri <8>"; }	# the superblock keeps its map
+# inodes per group doubled (one group: no backup to compare); the inode
+# count and group 0's bitmap padding still say the old number
+# the bad-blocks inode names a block past the end (not its first pointer)
+badino_far() { dbg "sif <1> block[2] 3342336"; }
+# ... and group 0's inode bitmap is out of the file system too: the
+# relocation noted before pass 1 must survive pass 1's second round
+badino_far_ibitmap() {
+	n=$("$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Block count: *//p')
+	badino_far && dbg "set_bg 0 inode_bitmap $n"
+}
+ipg_doubled() {
+	n=$("$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Inodes per group: *//p')
+	keep_file /big && dbg "ssv inodes_per_group $((n * 2))"
+}
+# group 0's inode table at the block count, out of the file system (one
+# group: no backup descriptors); the journal and resize inodes go with it
+itable_outside() {
+	n=$("$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n 's/^Block count: *//p')
+	dbg "set_bg 0 inode_table $n"
+}
 quota_chown() { dbg "sif /big uid 4242"; }
 quota_inum_far() {	# the number past the inode count, its file gone
 	dbg "ssv usr_quota_inum 808464432" && dbg "clri <3>"
