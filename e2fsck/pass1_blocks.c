@@ -335,7 +335,9 @@ static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 		}
 		if (lblk < st->ext_next || lblk < lo || lblk + len > hi ||
 		    e2x_extent_odd_one_out(ex, eh->eh_entries - i - 1,
-					   st->ext_next, hi)) {
+					   st->ext_next, hi,
+					   (EXT2_I_SIZE(st->inode) +
+					    fs->blocksize - 1) / fs->blocksize)) {
 			p1_block_problem(st, PR_1_EXTENT_ORDER, &pctx);
 			continue;
 		}

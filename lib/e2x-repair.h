@@ -73,14 +73,15 @@ errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 struct ext3_extent_header;
 int e2x_extent_magic_only_lost(const struct ext3_extent_header *eh,
 			       size_t size, int depth);
-/* Leaf extent EX (NLEFT more after it) is the odd one out: the next
- * extent starts before EX ends yet follows the extents before EX
- * (NEXT_FREE, the first logical block they leave free) and ends, below
- * HI, before EX starts.  A damaged start is then EX's, not every later
- * extent's: EX is the one to drop. */
+/* Leaf extent EX (NLEFT more after it) is the odd one out: it starts at
+ * or past the end of the file (EOF_LBLK, by i_size), and the next extent
+ * starts before EX ends yet follows the extents before EX (NEXT_FREE,
+ * the first logical block they leave free) and ends, within the file
+ * and below HI, before EX starts.  A damaged start is then EX's, not
+ * every later extent's: EX is the one to drop. */
 struct ext3_extent;
 int e2x_extent_odd_one_out(const struct ext3_extent *ex, int nleft,
-			   uint64_t next_free, uint64_t hi);
+			   uint64_t next_free, uint64_t hi, uint64_t eof_lblk);
 /*
  * Rebuild IN's extent tree as shallow as it goes: keep its sound extents
  * (as e2x_repair_extent_tree() judges them, FLAGS alike) and write them

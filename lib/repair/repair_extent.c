@@ -20,6 +20,7 @@ struct ext_fixer {
 	uint64_t dropped;
 	uint64_t budget;	/* nodes still allowed to be visited */
 	uint64_t max_lblk;	/* extents must end at or before */
+	uint64_t eof_lblk;	/* the first block past i_size */
 };
 
 static int range_ok(ext2_filsys fs, blk64_t b, blk64_t n)
@@ -85,14 +86,15 @@ static unsigned int ext_len(const struct ext3_extent *ex)
 }
 
 int e2x_extent_odd_one_out(const struct ext3_extent *ex, int nleft,
-			   uint64_t next_free, uint64_t hi)
+			   uint64_t next_free, uint64_t hi, uint64_t eof_lblk)
 {
 	const struct ext3_extent *nx = ex + 1;
 	uint64_t end = (uint64_t)ex->ee_block + ext_len(ex);
 	uint64_t nend = (uint64_t)nx->ee_block + ext_len(nx);
 
-	return nleft > 0 && ext_len(nx) && nx->ee_block < end &&
-	       nx->ee_block >= next_free && nend <= hi && nend <= ex->ee_block;
+	return nleft > 0 && ext_len(nx) && ex->ee_block >= eof_lblk &&
+	       nx->ee_block < end && nx->ee_block >= next_free &&
+	       nend <= hi && nend <= ex->ee_block && nend <= eof_lblk;
 }
 
 int e2x_extent_magic_only_lost(const struct ext3_extent_header *eh,
@@ -198,7 +200,8 @@ static errcode_t fix_node(struct ext_fixer *fx,
 		return fix_index(fx, eh, changed);
 	for (i = 0; i < eh->eh_entries; i++) {
 		if (e2x_extent_odd_one_out(&ex[i], eh->eh_entries - i - 1,
-					   fx->next, fx->max_lblk) ||
+					   fx->next, fx->max_lblk,
+					   fx->eof_lblk) ||
 		    !keep_extent(fx, &ex[i], changed)) {
 			fx->dropped++;
 			*changed = 1;
@@ -225,6 +228,7 @@ errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 	EXT2_CHECK_MAGIC(fs, EXT2_ET_MAGIC_EXT2FS_FILSYS);
 	*dropped = 0;
 	fx.max_lblk = 1ULL << 32;
+	fx.eof_lblk = (EXT2_I_SIZE(in) + fs->blocksize - 1) / fs->blocksize;
 	if (flags & E2X_REPAIR_EXT_DIR_LIMIT)
 		fx.max_lblk = (1ULL << 32) / fs->blocksize;
 	if (!(in->i_flags & EXT4_EXTENTS_FL))
