@@ -653,6 +653,10 @@ static void check_reserved(struct p1_inode *st)
 
 	if (ino != EXT2_ROOT_INO)
 		check_casefold(st);
+	/* an index flag means a directory, reserved inode or not */
+	if (ino != EXT2_ROOT_INO && (in->i_flags & EXT2_INDEX_FL) &&
+	    !LINUX_S_ISDIR(in->i_mode))
+		report(st, PR_1_INDEX_NOT_DIR, 0, 0, NULL);
 	if (ino == EXT2_BAD_INO) {
 		/* never inline; an extent tree only where extents can be
 		 * and with a root that says so */
