@@ -471,6 +471,9 @@ PROBLEM(PR_3_DIR_LOOP, 0x030006, PROMPT_CONNECT, 0,
 PROBLEM(PR_3_LPF_ENCRYPTED, 0x030007, PROMPT_CLEAR, 0,
 	"/lost+found (inode {ino}) is encrypted and cannot take reconnected "
 	"files")
+PROBLEM(PR_3_LPF_NO_ROOM, 0x030008, PROMPT_NONE, PR_INFO,
+	"No inode or block is free for a new /lost+found: files nobody names "
+	"are given names in the root directory instead")
 
 /* Pass 4: reference counts. */
 PROBLEM(PR_4_LINK_COUNT, 0x040001, PROMPT_FIX, P,
