@@ -368,6 +368,9 @@ PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x010055, PROMPT_FIX, 0,
 PROBLEM(PR_1_BLOCKS_HI, 0x010056, PROMPT_CLEAR, 0,
 	"Inode {ino} has high bits in its block count ({num}) on a file "
 	"system without huge_file")
+PROBLEM(PR_1_EXTENT_PAST_NODE, 0x010061, PROMPT_FIX, 0,
+	"Inode {ino}'s extent at logical block {num} (block {blk}) runs into "
+	"the range of the next extent node, which starts at {num2}")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -55,10 +55,11 @@ errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
 /*
  * Repair an extent tree in place: drop extents that are empty, outside
  * the data area, past the largest offset, out of order or overlapping,
- * or (bigalloc) misaligned within their cluster; drop index entries whose
- * node cannot be read or is not a node of the right depth, or ends up
- * empty; set each index key to its node's first key; rewrite every node
- * changed with a fresh checksum.  The tree's shape is kept: nothing is
+ * or (bigalloc) misaligned within their cluster; cut an extent reaching
+ * past the start of the next node's range short there; drop index
+ * entries whose node cannot be read or is not a node of the right depth,
+ * or ends up empty; set each index key to its node's first key; rewrite
+ * every node changed with a fresh checksum.  The tree's shape is kept: nothing is
  * allocated.  *DROPPED counts extents and index entries removed.
  */
 errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
