@@ -156,6 +156,9 @@ PROBLEM(PR_0_GD_ITABLE_FOUND, 0x000047, PROMPT_FIX, 0,
 PROBLEM(PR_0_INODES_PER_GROUP, 0x000048, PROMPT_FIX, 0,
 	"The inodes per group {num} disagree with the inode count; group 0's "
 	"inode bitmap is padded from inode {num2} on: {num2} inodes a group")
+PROBLEM(PR_0_JOURNAL_NO_ROOM, 0x000060, PROMPT_NONE, PR_INFO,
+	"No room for a new journal: the file system is left without one "
+	"(free some space, then add one with tune2fs -j)")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,

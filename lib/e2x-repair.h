@@ -143,7 +143,8 @@ errcode_t e2x_repair_drop_journal(ext2_filsys fs);
  * a recorded error number is cleared. */
 errcode_t e2x_repair_journal_super(ext2_filsys fs);
 /* Make a new internal journal of the default size (the block bitmap must
- * be loaded and right). */
+ * be loaded and right, the free block count too).  EXT2_ET_BLOCK_ALLOC_FAIL
+ * when there is no room: the file system is then left as it was. */
 errcode_t e2x_repair_recreate_journal(ext2_filsys fs);
 /* Make a new orphan file of the default size for a file system whose
  * orphan_file feature is on but whose s_orphan_file_inum is 0 (the
