@@ -107,6 +107,10 @@ int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
 	if (inode && (inode->i_flags & EXT4_EA_INODE_FL) &&
 	    LINUX_S_ISREG(inode->i_mode))
 		return 1;
+	/* AFS server inodes: nameless by design when the feature says so */
+	if (inode && (inode->i_flags & EXT2_IMAGIC_FL) &&
+	    ext2fs_has_feature_imagic_inodes(sb))
+		return 1;
 	return 0;
 }
 

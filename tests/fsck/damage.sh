@@ -1173,6 +1173,27 @@ dup_name_tight() {
 		"$work/out"
 }
 dup_name_tight
+# e2fsprogs' f_imagic_fs: with imagic_inodes an inode flagged imagic
+# needs no name (AFS keeps such inodes): -fn is clean, -fy leaves it be.
+imagic_unnamed() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext2 -b 1024 -d "$src" "$img" 8M >/dev/null 2>&1 &&
+	i=$(ino_of /big) && dbg "feature imagic_inodes" &&
+	dbg "sif /big flags 0x2000" && dbg "unlink /big" || {
+		echo "FAIL imagic_unnamed: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fn "$img" >"$work/out" 2>&1
+	rc=$?
+	"$ours" -fy "$img" >"$work/out2" 2>&1
+	rc2=$?
+	[ "$rc" = 0 ] && [ "$rc2" = 0 ] && "$ref" -fn "$img" >/dev/null 2>&1 &&
+		! "$debugfs" -R "ls -l /lost+found" "$img" 2>/dev/null |
+			grep -q "^ *$i "
+	judge $? "imagic_unnamed (left unnamed)" \
+		"imagic_unnamed: -fn exit $rc, -fy exit $rc2, want 0 and 0" \
+		"$work/out"
+}
+imagic_unnamed
 if [ -x "$our_mkfs" ] && [ -x "$our_dbg" ]; then
 	itree_case itree_leaf_magic itree_short
 else
