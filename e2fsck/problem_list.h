@@ -159,6 +159,8 @@ PROBLEM(PR_0_INODES_PER_GROUP, 0x000048, PROMPT_FIX, 0,
 PROBLEM(PR_0_JOURNAL_NO_ROOM, 0x000060, PROMPT_NONE, PR_INFO,
 	"No room for a new journal: the file system is left without one "
 	"(free some space, then add one with tune2fs -j)")
+PROBLEM(PR_0_UUID_NEW, 0x000061, PROMPT_NONE, PR_INFO | PR_CHANGED,
+	"The file system has no UUID: it is given a new one")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,

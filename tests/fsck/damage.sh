@@ -1194,6 +1194,25 @@ imagic_unnamed() {
 		"$work/out"
 }
 imagic_unnamed
+# e2fsprogs' f_lpf, f_noroot, f_overfsblks: a file system without a UUID
+# gets one from -fy (without metadata_csum, whose checksums it seeds)
+uuid_given() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext2 -b 1024 -d "$src" "$img" 8M >/dev/null 2>&1 &&
+	dbg "ssv uuid null" || {
+		echo "FAIL uuid_given: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fy "$img" >"$work/out" 2>&1
+	rc=$?
+	u=$(/usr/sbin/dumpe2fs -h "$img" 2>/dev/null |
+		sed -n 's/^Filesystem UUID: *//p')
+	[ "$rc" -le 1 ] && [ -n "$u" ] && [ "$u" != "<none>" ] &&
+		"$ours" -fn "$img" >/dev/null 2>&1 &&
+		"$ref" -fn "$img" >/dev/null 2>&1
+	judge $? "uuid_given ($u)" \
+		"uuid_given: -fy exit $rc, UUID '$u' after" "$work/out"
+}
+uuid_given
 # e2fsprogs' f_jnl_64bit: a 64bit journal holding one transaction (every
 # metadata block a few debugfs commands changed, written with debugfs'
 # journal commands over a copy of the image before them): -fy replays
