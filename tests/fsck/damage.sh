@@ -520,6 +520,10 @@ special_immutable() {
 	dbg "sif slink flags 0x10" &&
 	keep_type /fifo0 && keep_type /dev0 && keep_type /slink
 }
+symlink_immutable() {	# ... a symlink alone
+	dbg "symlink slink /small" && dbg "sif slink flags 0x10" &&
+	keep_type /slink
+}
 # f_extent_oobounds: a two-leaf tree whose first leaf's last extent runs
 # 15 blocks into the range of the second leaf (made with debugfs'
 # extent commands, over blocks found free).  It is cut where the second
