@@ -562,12 +562,14 @@ extent_past_node() {
 		grep -q "15 - *44 *$((b + 100))" || return 1
 	keep_file /testfile
 }
-# f_extent_leaf_bad_magic: /frag's leaf loses its magic
+# f_extent_leaf_bad_magic: /frag's leaf loses its magic (only that: the
+# magic is written back and /frag kept, where the reference drops it)
 extent_leaf_magic() {
 	frag_file || return 1
 	leaf=$("$debugfs" -R "stat /frag" "$img" 2>/dev/null |
 		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
-	[ -n "$leaf" ] && patch_int "$img" $((leaf * $(bsize))) H 0
+	[ -n "$leaf" ] && keep_file /frag &&
+	patch_int "$img" $((leaf * $(bsize))) H 0
 }
 # f_jnl_etb_alloc_fail: the journal cannot be used and its blocks are all
 # the room there is: the run clears it, finds no room for a new one and
