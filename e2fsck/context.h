@@ -272,6 +272,8 @@ void fsck_inode_guard_end(struct fsck_ctx *ctx, ext2fs_inode_bitmap saved,
 
 /* fix_connect.c: repairs of passes 3 and 4. */
 ext2_ino_t fsck_lost_found(struct fsck_ctx *ctx);
+int fsck_lpf_room(struct fsck_ctx *ctx);
+ext2_ino_t fsck_lpf_in_root(struct fsck_ctx *ctx);
 int fsck_root_create(struct fsck_ctx *ctx);
 int fsck_lpf_encrypted(struct fsck_ctx *ctx, ext2_ino_t ino);
 int fsck_reconnect(struct fsck_ctx *ctx, ext2_ino_t ino);

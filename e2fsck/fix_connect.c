@@ -154,6 +154,36 @@ static int lpf_usable(struct fsck_ctx *ctx, ext2_ino_t ino)
 	       !fsck_lpf_encrypted(ctx, ino);
 }
 
+/* Whether pass 1's maps leave an inode and a block for a new directory. */
+int fsck_lpf_room(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	ext2_ino_t ino;
+	blk64_t blk;
+
+	if (!ctx->inode_used || !ctx->block_found)
+		return 1;
+	return !ext2fs_find_first_zero_inode_bitmap2(ctx->inode_used,
+			EXT2_FIRST_INO(fs->super), fs->super->s_inodes_count,
+			&ino) &&
+	       !ext2fs_find_first_zero_block_bitmap2(ctx->block_found,
+			fs->super->s_first_data_block,
+			ext2fs_blocks_count(fs->super) - 1, &blk);
+}
+
+/* No room for /lost+found: the root takes the names instead (a note, as
+ * a full file system is no error). */
+ext2_ino_t fsck_lpf_in_root(struct fsck_ctx *ctx)
+{
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.ino = EXT2_ROOT_INO;
+	fix_problem(ctx, PR_3_LPF_NO_ROOM, &pctx);
+	ctx->lpf_ino = EXT2_ROOT_INO;
+	return EXT2_ROOT_INO;
+}
+
 /* /lost+found's inode, made when missing; 0 when it cannot be had. */
 ext2_ino_t fsck_lost_found(struct fsck_ctx *ctx)
 {
@@ -176,6 +206,8 @@ ext2_ino_t fsck_lost_found(struct fsck_ctx *ctx)
 		ctx->lpf_ino = 0;
 	}
 	err = make_lpf(ctx, &ino);
+	if (err == EXT2_ET_INODE_ALLOC_FAIL || err == EXT2_ET_BLOCK_ALLOC_FAIL)
+		return fsck_lpf_in_root(ctx);
 	if (err) {
 		repair_failed(ctx, "create /lost+found", ino, err);
 		return 0;

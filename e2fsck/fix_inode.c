@@ -90,6 +90,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_EXTENT_CSUM, RP_MAP, 0 },
 	{ PR_1_EXTENT_BOUNDS, RP_MAP, 0 },
 	{ PR_1_EXTENT_ORDER, RP_MAP, 0 },
+	{ PR_1_EXTENT_PAST_NODE, RP_MAP, 0 },
 	{ PR_1_EXTENT_INDEX_START, RP_MAP, 0 },
 	{ PR_1_EXTENT_LEN_ZERO, RP_MAP, 0 },
 	{ PR_1_EXTENT_END, RP_MAP, 0 },

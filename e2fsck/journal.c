@@ -37,6 +37,9 @@ void fsck_journal_drop(struct fsck_ctx *ctx)
 		ctx->exit_extra |= FSCK_ERROR;
 		return;
 	}
+	/* the superblock is written with the change: its checksum follows
+	 * now, or the check of the superblock would take it for damage */
+	ext2fs_superblock_csum_set(ctx->fs, ctx->fs->super);
 	ctx->journal_dropped = internal;
 }
 
@@ -55,7 +58,10 @@ void fsck_journal_recreate(struct fsck_ctx *ctx)
 	if (!err)
 		err = e2x_repair_recreate_journal(ctx->fs);
 	fsck_alloc_done(ctx);
-	if (err) {
+	if (err == EXT2_ET_BLOCK_ALLOC_FAIL) {
+		/* a full file system: sound, only without a journal */
+		jproblem(ctx, PR_0_JOURNAL_NO_ROOM, NULL, 0, 0);
+	} else if (err) {
 		fprintf(stderr, "%s: cannot create a journal: %s\n",
 			ctx->prog, error_message(err));
 		ctx->exit_extra |= FSCK_ERROR;

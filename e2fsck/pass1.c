@@ -107,6 +107,10 @@ int fsck_ino_is_special(ext2_filsys fs, ext2_ino_t ino,
 	if (inode && (inode->i_flags & EXT4_EA_INODE_FL) &&
 	    LINUX_S_ISREG(inode->i_mode))
 		return 1;
+	/* AFS server inodes: nameless by design when the feature says so */
+	if (inode && (inode->i_flags & EXT2_IMAGIC_FL) &&
+	    ext2fs_has_feature_imagic_inodes(sb))
+		return 1;
 	return 0;
 }
 
@@ -581,6 +585,10 @@ static void check_contents(struct p1_inode *st)
 	int fast = 0;
 
 	st->last_lblk = st->last_init_lblk = -1;
+	/* no more than a device can a symlink get these flags */
+	if (LINUX_S_ISLNK(mode) &&
+	    (in->i_flags & (EXT2_IMMUTABLE_FL | EXT2_APPEND_FL)))
+		report(st, PR_1_SPECIAL_IMMUTABLE, 0, 0, NULL);
 	if (LINUX_S_ISCHR(mode) || LINUX_S_ISBLK(mode) ||
 	    LINUX_S_ISFIFO(mode) || LINUX_S_ISSOCK(mode)) {
 		check_device(st);

@@ -333,6 +333,13 @@ static void walk_leaf(struct p1_inode *st, struct ext3_extent_header *eh,
 			p1_block_problem(st, PR_1_EXTENT_END, &pctx);
 			continue;
 		}
+		if (lblk >= st->ext_next && lblk >= lo && lblk < hi &&
+		    lblk + len > hi) {
+			/* the repair ends it where the next node starts */
+			pctx.num2 = hi;
+			p1_block_problem(st, PR_1_EXTENT_PAST_NODE, &pctx);
+			continue;
+		}
 		if (lblk < st->ext_next || lblk < lo || lblk + len > hi ||
 		    e2x_extent_odd_one_out(ex, eh->eh_entries - i - 1,
 					   st->ext_next, hi,

@@ -115,7 +115,11 @@ static void check_lpf(struct fsck_ctx *ctx)
 {
 	problem_t code;
 
-	if (!ctx->lpf_ino)
+	if (!ctx->lpf_ino && !fsck_lpf_room(ctx)) {
+		/* a full file system: no error, the root takes the names */
+		fsck_lpf_in_root(ctx);
+		return;
+	} else if (!ctx->lpf_ino)
 		code = PR_3_NO_LPF;
 	else if (!ext2fs_test_inode_bitmap2(ctx->inode_dir, ctx->lpf_ino))
 		code = PR_3_LPF_NOT_DIR;

@@ -130,6 +130,7 @@ static ext2_ino_t find_parent(struct fsck_ctx *ctx, ext2_ino_t ino)
  * An inode as "PATH (N)" once pass 2 has read the directories, else as
  * "N": a directory's path is found through '..' (libext2fs), a pass 4
  * file with a wrong link count's through a directory that names it.
+ * Pass 5 speaks of bitmap ranges: plain numbers there.
  */
 static void print_inode(FILE *out, struct fsck_ctx *ctx, problem_t code,
 			ext2_ino_t ino)
@@ -139,7 +140,7 @@ static void print_inode(FILE *out, struct fsck_ctx *ctx, problem_t code,
 	ext2_ino_t dir = 0;
 	errcode_t err = EXT2_ET_NO_DIRECTORY;
 
-	if (ctx && ctx->fs && ctx->inode_dir && pass >= 2 && pass <= 5 &&
+	if (ctx && ctx->fs && ctx->inode_dir && pass >= 2 && pass <= 4 &&
 	    ino >= EXT2_ROOT_INO && ino <= ctx->fs->super->s_inodes_count) {
 		if (ext2fs_test_inode_bitmap2(ctx->inode_dir, ino))
 			err = ext2fs_get_pathname(ctx->fs, ino, 0, &path);

@@ -156,6 +156,11 @@ PROBLEM(PR_0_GD_ITABLE_FOUND, 0x000047, PROMPT_FIX, 0,
 PROBLEM(PR_0_INODES_PER_GROUP, 0x000048, PROMPT_FIX, 0,
 	"The inodes per group {num} disagree with the inode count; group 0's "
 	"inode bitmap is padded from inode {num2} on: {num2} inodes a group")
+PROBLEM(PR_0_JOURNAL_NO_ROOM, 0x000060, PROMPT_NONE, PR_INFO,
+	"No room for a new journal: the file system is left without one "
+	"(free some space, then add one with tune2fs -j)")
+PROBLEM(PR_0_UUID_NEW, 0x000061, PROMPT_NONE, PR_INFO | PR_CHANGED,
+	"The file system has no UUID: it is given a new one")
 
 /* Pass 1: inodes. */
 PROBLEM(PR_1_INODE_CSUM, 0x010001, PROMPT_FIX, 0,
@@ -368,6 +373,9 @@ PROBLEM(PR_1_DIR_FIRST_SHIFTED, 0x010055, PROMPT_FIX, 0,
 PROBLEM(PR_1_BLOCKS_HI, 0x010056, PROMPT_CLEAR, 0,
 	"Inode {ino} has high bits in its block count ({num}) on a file "
 	"system without huge_file")
+PROBLEM(PR_1_EXTENT_PAST_NODE, 0x010061, PROMPT_FIX, 0,
+	"Inode {ino}'s extent at logical block {num} (block {blk}) runs into "
+	"the range of the next extent node, which starts at {num2}")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,
@@ -471,6 +479,9 @@ PROBLEM(PR_3_DIR_LOOP, 0x030006, PROMPT_CONNECT, 0,
 PROBLEM(PR_3_LPF_ENCRYPTED, 0x030007, PROMPT_CLEAR, 0,
 	"/lost+found (inode {ino}) is encrypted and cannot take reconnected "
 	"files")
+PROBLEM(PR_3_LPF_NO_ROOM, 0x030008, PROMPT_NONE, PR_INFO,
+	"No inode or block is free for a new /lost+found: files nobody names "
+	"are given names in the root directory instead")
 
 /* Pass 4: reference counts. */
 PROBLEM(PR_4_LINK_COUNT, 0x040001, PROMPT_FIX, P,

@@ -10,6 +10,7 @@
 #include "config.h"
 #include <string.h>
 #include <stdlib.h>
+#include <uuid/uuid.h>
 #include "problem.h"
 #include "journal.h"
 
@@ -1133,6 +1134,24 @@ static void check_hurd(struct fsck_ctx *ctx)
 	}
 }
 
+/* A file system without a UUID gets one when written to; not where the
+ * UUID seeds every metadata checksum (metadata_csum without csum_seed). */
+static void check_uuid(struct fsck_ctx *ctx)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+
+	if (!ctx->fs_rw || !uuid_is_null(fs->super->s_uuid) ||
+	    (ext2fs_has_feature_metadata_csum(fs->super) &&
+	     !ext2fs_has_feature_csum_seed(fs->super)))
+		return;
+	pctx_clear(&pctx);
+	fix_problem(ctx, PR_0_UUID_NEW, &pctx);
+	uuid_generate(fs->super->s_uuid);
+	ext2fs_init_csum_seed(fs);
+	ext2fs_mark_super_dirty(fs);
+}
+
 void check_super(struct fsck_ctx *ctx)
 {
 	check_sb_csum(ctx);
@@ -1151,4 +1170,5 @@ void check_super(struct fsck_ctx *ctx)
 	check_hurd(ctx);
 	check_extra_isize_fields(ctx);
 	check_mmp(ctx);
+	check_uuid(ctx);
 }

@@ -55,10 +55,11 @@ errcode_t e2x_repair_map_to_extents(ext2_filsys fs,
 /*
  * Repair an extent tree in place: drop extents that are empty, outside
  * the data area, past the largest offset, out of order or overlapping,
- * or (bigalloc) misaligned within their cluster; drop index entries whose
- * node cannot be read or is not a node of the right depth, or ends up
- * empty; set each index key to its node's first key; rewrite every node
- * changed with a fresh checksum.  The tree's shape is kept: nothing is
+ * or (bigalloc) misaligned within their cluster; cut an extent reaching
+ * past the start of the next node's range short there; drop index
+ * entries whose node cannot be read or is not a node of the right depth,
+ * or ends up empty; set each index key to its node's first key; rewrite
+ * every node changed with a fresh checksum.  The tree's shape is kept: nothing is
  * allocated.  *DROPPED counts extents and index entries removed.
  */
 errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
@@ -143,7 +144,8 @@ errcode_t e2x_repair_drop_journal(ext2_filsys fs);
  * a recorded error number is cleared. */
 errcode_t e2x_repair_journal_super(ext2_filsys fs);
 /* Make a new internal journal of the default size (the block bitmap must
- * be loaded and right). */
+ * be loaded and right, the free block count too).  EXT2_ET_BLOCK_ALLOC_FAIL
+ * when there is no room: the file system is then left as it was. */
 errcode_t e2x_repair_recreate_journal(ext2_filsys fs);
 /* Make a new orphan file of the default size for a file system whose
  * orphan_file feature is on but whose s_orphan_file_inum is 0 (the

@@ -21,6 +21,7 @@ struct ext_fixer {
 	uint64_t budget;	/* nodes still allowed to be visited */
 	uint64_t max_lblk;	/* extents must end at or before */
 	uint64_t eof_lblk;	/* the first block past i_size */
+	uint64_t bound;		/* where the next node of the tree starts */
 };
 
 static int range_ok(ext2_filsys fs, blk64_t b, blk64_t n)
@@ -68,6 +69,13 @@ static int keep_extent(struct ext_fixer *fx, struct ext3_extent *ex,
 	if (!len || lblk < fx->next || lblk + len > fx->max_lblk ||
 	    !range_ok(fs, pblk, len) || (lblk & cmask) != (pblk & cmask))
 		return 0;
+	if (lblk < fx->bound && lblk + len > fx->bound) {
+		/* its tail lies where the next node's extents are (the
+		 * kernel looks there): it ends where that node starts */
+		len = fx->bound - lblk;
+		ex->ee_len = uninit ? len + EXT_INIT_MAX_LEN : len;
+		*changed = 1;
+	}
 	if (uninit && (fx->flags & E2X_REPAIR_EXT_DIR)) {
 		ex->ee_len = len;
 		*changed = 1;
@@ -109,6 +117,47 @@ int e2x_extent_magic_only_lost(const struct ext3_extent_header *eh,
 	h.eh_magic = EXT3_EXT_MAGIC;
 	/* only the header is read; SIZE sets the entry limit it checks */
 	return !ext2fs_extent_header_verify(&h, size);
+}
+
+/* The first logical block node BLK (of depth DEPTH) maps, or -1. */
+static int64_t peek_first_key(ext2_filsys fs, blk64_t blk, int depth)
+{
+	struct ext3_extent_header *eh;
+	char *buf = NULL;
+	int64_t key = -1;
+
+	if (!range_ok(fs, blk, 1) || ext2fs_get_mem(fs->blocksize, &buf))
+		return -1;
+	eh = (struct ext3_extent_header *)buf;
+	if (!io_channel_read_blk64(fs->io, blk, 1, buf) &&
+	    !ext2fs_extent_header_verify(buf, fs->blocksize) &&
+	    eh->eh_depth == depth && eh->eh_entries)
+		key = node_first_key(eh);
+	ext2fs_free_mem(&buf);
+	return key;
+}
+
+/* Where the subtree of index entry I of EH ends: the start of the next
+ * entry's node (its key or, when larger, the node's own first key: a key
+ * put wrong is set right, not obeyed), or where EH's subtree ends. */
+static uint64_t child_bound(ext2_filsys fs, struct ext3_extent_header *eh,
+			    unsigned int i, uint64_t bound)
+{
+	struct ext3_extent_idx *ix = (struct ext3_extent_idx *)(eh + 1);
+	int64_t first;
+	uint64_t next;
+
+	if (i + 1 >= eh->eh_entries)
+		return bound;
+	first = peek_first_key(fs, ix[i + 1].ei_leaf |
+				   ((blk64_t)ix[i + 1].ei_leaf_hi << 32),
+			       eh->eh_depth - 1);
+	if (first < 0)
+		return bound;
+	next = ix[i + 1].ei_block;
+	if ((uint64_t)first > next)
+		next = first;
+	return next < bound ? next : bound;
 }
 
 /* Repair the node at BLK (child of an index at DEPTH + 1).  *KEEP says
@@ -168,9 +217,12 @@ static errcode_t fix_index(struct ext_fixer *fx,
 		blk64_t child = ix[i].ei_leaf |
 				((blk64_t)ix[i].ei_leaf_hi << 32);
 		uint32_t key = 0;
+		uint64_t bound = fx->bound;
 		int keep;
 
+		fx->bound = child_bound(fx->fs, eh, i, bound);
 		err = fix_child(fx, child, eh->eh_depth - 1, &keep, &key);
+		fx->bound = bound;
 		if (err || !keep) {
 			fx->dropped++;
 			*changed = 1;
@@ -231,6 +283,7 @@ errcode_t e2x_repair_extent_tree(ext2_filsys fs, ext2_ino_t ino,
 	fx.eof_lblk = (EXT2_I_SIZE(in) + fs->blocksize - 1) / fs->blocksize;
 	if (flags & E2X_REPAIR_EXT_DIR_LIMIT)
 		fx.max_lblk = (1ULL << 32) / fs->blocksize;
+	fx.bound = fx.max_lblk;
 	if (!(in->i_flags & EXT4_EXTENTS_FL))
 		return EXT2_ET_INVALID_ARGUMENT;
 	if (ext2fs_extent_header_verify(eh, sizeof(in->i_block)))
@@ -311,8 +364,13 @@ static errcode_t gather_node(struct ext_gather *g,
 		g->fx.budget--;
 		err = gather_push(&g->node, &g->nnode, &g->node_cap,
 				  sizeof(child), &child);
-		if (!err)
+		if (!err) {
+			uint64_t bound = g->fx.bound;
+
+			g->fx.bound = child_bound(fs, eh, i, bound);
 			err = gather_node(g, ch);
+			g->fx.bound = bound;
+		}
 		/* the recursion reused nothing of buf past this point */
 	}
 	ext2fs_free_mem(&buf);
@@ -379,6 +437,7 @@ errcode_t e2x_repair_extent_rebuild(ext2_filsys fs, ext2_ino_t ino,
 	g.fx.max_lblk = 1ULL << 32;
 	if (flags & E2X_REPAIR_EXT_DIR_LIMIT)
 		g.fx.max_lblk = (1ULL << 32) / fs->blocksize;
+	g.fx.bound = g.fx.max_lblk;
 	err = gather_node(&g, eh);
 	if (err)
 		goto out;

@@ -90,6 +90,29 @@ out:
 	return err;
 }
 
+/* Blocks a journal of N blocks may take with its extent or map blocks
+ * (one for every block a node maps, the worst case, plus the levels). */
+static blk64_t journal_need(ext2_filsys fs, blk64_t n)
+{
+	blk64_t per = (fs->blocksize - 12) / 12;
+
+	return n + (n + per - 1) / per + 4;
+}
+
+/* A journal inode left half made by a failed attempt: its blocks go back
+ * and the inode is emptied, so the file system stays as it was. */
+static void journal_undo(ext2_filsys fs, struct ext2_inode_large *in)
+{
+	unsigned int isize = EXT2_INODE_SIZE(fs->super);
+
+	if (e2x_read_inode(fs, EXT2_JOURNAL_INO, in) || !in->i_mode)
+		return;
+	if (!e2x_free_file_blocks(fs, EXT2_JOURNAL_INO, in, 0)) {
+		memset(in, 0, isize < sizeof(*in) ? sizeof(*in) : isize);
+		e2x_write_inode(fs, EXT2_JOURNAL_INO, in);
+	}
+}
+
 errcode_t e2x_repair_recreate_journal(ext2_filsys fs)
 {
 	struct ext2fs_journal_params jp;
@@ -101,10 +124,23 @@ errcode_t e2x_repair_recreate_journal(ext2_filsys fs)
 	if (ext2fs_has_feature_journal(fs->super))
 		return E2X_ERR_EXISTS;
 	err = ext2fs_get_journal_params(&jp, fs);
-	if (!err)
-		err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
 	if (err)
 		return err;
+	/* too little room: nothing is touched */
+	if (ext2fs_free_blocks_count(fs->super) <
+	    journal_need(fs, (blk64_t)jp.num_journal_blocks + jp.num_fc_blocks))
+		return EXT2_ET_BLOCK_ALLOC_FAIL;
+	err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
+				 &in);
+	if (err)
+		return err;
+	err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
+	if (err) {
+		journal_undo(fs, in);
+		ext2fs_free_mem(&in);
+		return err;
+	}
+	ext2fs_free_mem(&in);
 	/* libext2fs wrote the inode; once more for i_version */
 	err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
 				 &in);

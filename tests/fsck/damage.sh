@@ -483,6 +483,180 @@ itable_outside() {
 		sed -n 's/^Block count: *//p')
 	dbg "set_bg 0 inode_table $n"
 }
+
+# ---- damage of e2fsprogs tests outside our corpus (the hold-out set) ----
+# free_count: the free blocks (or inodes, with "inodes") the superblock says
+free_count() {
+	"$debugfs" -R stats "$img" 2>/dev/null |
+		sed -n "s/^Free ${1:-blocks}: *//p"
+}
+# fill_blocks: a file /fill takes every free block
+fill_blocks() {
+	n=$(free_count) && [ -n "$n" ] || return 1
+	head -c $((n * $(bsize))) /dev/zero | tr '\0' f >"$work/fill" &&
+	dbg "write $work/fill fill" || return 1
+	n=$(free_count)
+	[ "$n" = 0 ] && return 0
+	head -c $((n * $(bsize))) /dev/zero | tr '\0' f >"$work/fill2" &&
+	dbg "write $work/fill2 fill2"
+	[ "$(free_count)" = 0 ]
+}
+# f_nospc_create_lnf: every inode taken, no /lost+found, /big unnamed: it
+# is named in the root instead (a full file system is no error: the
+# second -fn is clean)
+lpf_no_inode() {
+	dbg "rmdir lost+found" || return 1
+	n=$(free_count inodes)
+	seq -f 'mknod fifo%g p' 1 "$n" >"$work/cmds" &&
+	"$debugfs" -w -f "$work/cmds" "$img" >/dev/null 2>&1 &&
+	[ "$(free_count inodes)" = 0 ] || return 1
+	keep_file "<$(ino_of /big)>"
+	dbg "unlink /big"
+}
+# f_filetype: fifos and devices marked immutable lose the flag, not the
+# inode (the reference clears only those whose block words are not zero)
+special_immutable() {
+	dbg "mknod fifo0 p" && dbg "mknod dev0 c 1 3" &&
+	dbg "symlink slink /small" &&
+	dbg "sif fifo0 flags 0x10" && dbg "sif dev0 flags 0x20" &&
+	dbg "sif slink flags 0x10" &&
+	keep_type /fifo0 && keep_type /dev0 && keep_type /slink
+}
+symlink_immutable() {	# ... a symlink alone
+	dbg "symlink slink /small" && dbg "sif slink flags 0x10" &&
+	keep_type /slink
+}
+# f_extent_oobounds: a two-leaf tree whose first leaf's last extent runs
+# 15 blocks into the range of the second leaf (made with debugfs'
+# extent commands, over blocks found free).  It is cut where the second
+# leaf starts: the file reads as before (the kernel looks up the second
+# leaf there), and no block of it is lost.
+extent_past_node() {
+	b=$("$debugfs" -R "ffb 1 20000" "$img" 2>/dev/null |
+		sed -n 's/.*found: *\([0-9]*\).*/\1/p')
+	[ -n "$b" ] || return 1
+	for k in 0 1 2 3 4 5 6 7 8 9; do
+		head -c $((15 * $(bsize))) /dev/zero | tr '\0' "\\$(printf %03o $((65 + k)))"
+	done >"$work/ten"
+	dd if="$work/ten" of="$img" bs="$(bsize)" seek="$b" conv=notrunc \
+		2>/dev/null || return 1
+	cat >"$work/cmds" <<-EOC
+	write /dev/null testfile
+	setb $b 150
+	extent_open testfile
+	insert_node 0 15 $b
+	insert_node --after 15 15 $((b + 15))
+	insert_node --after 30 15 $((b + 30))
+	insert_node --after 45 15 $((b + 45))
+	split
+	down
+	split
+	root
+	down
+	next
+	replace_node 15 30 $((b + 100))
+	extent_close
+	sif testfile size $((60 * $(bsize)))
+	sif testfile blocks $((62 * $(bsize) / 512))
+	EOC
+	"$debugfs" -w -f "$work/cmds" "$img" >/dev/null 2>&1 || return 1
+	"$debugfs" -R "ex testfile" "$img" 2>/dev/null |
+		grep -q "15 - *44 *$((b + 100))" || return 1
+	keep_file /testfile
+}
+# f_extent_leaf_bad_magic: /frag's leaf loses its magic (only that: the
+# magic is written back and /frag kept, where the reference drops it)
+extent_leaf_magic() {
+	frag_file || return 1
+	leaf=$("$debugfs" -R "stat /frag" "$img" 2>/dev/null |
+		sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
+	[ -n "$leaf" ] && keep_file /frag &&
+	patch_int "$img" $((leaf * $(bsize))) H 0
+}
+# f_jnl_etb_alloc_fail: the journal cannot be used and its blocks are all
+# the room there is: the run clears it, finds no room for a new one and
+# leaves a sound file system without a journal (exit 1, not 8)
+journal_no_room() {
+	keep_file /big && fill_blocks && dbg "ssv jnl_backup_type 0" &&
+	dbg "clri <8>"
+}
+# f_uninit_last_uninit: the last group marked as having no block bitmap
+last_group_uninit() {
+	g=$(( $(/usr/sbin/dumpe2fs "$img" 2>/dev/null | grep -c '^Group [0-9]*:') - 1 ))
+	dbg "set_bg $g flags 7" && dbg "set_bg $g checksum calc"
+}
+# f_zero_inode_size: the primary superblock's inode size 0
+sb_inode_size_zero() { keep_file /big && dbg "ssv inode_size 0"; }
+# bg_field FIELD VALUE: group 0's descriptor FIELD set in the primary and
+# in every backup (1 KiB blocks, 8192 blocks a group, 32-byte descriptors)
+bg_everywhere() {
+	python3 - "$img" "$1" "$2" <<'PY'
+import struct, sys
+path, field, val = sys.argv[1], sys.argv[2], int(sys.argv[3])
+off = {"block_bitmap": 0, "inode_bitmap": 4, "inode_table": 8}[field]
+grp = 1 if field == "inode_table" else 0
+with open(path, "r+b") as f:
+    size = f.seek(0, 2)
+    for g in [0, 1, 3, 5, 7, 9, 25, 27, 49]:
+        blk = g * 8192 + 2
+        if (blk + 1) * 1024 > size:
+            break
+        f.seek(blk * 1024 + 32 * grp + off)
+        f.write(struct.pack("<I", val))
+PY
+}
+# f_preen: group 0's block bitmap at 0 in every copy of the descriptors
+bb_zero_everywhere() { keep_file /big && bg_everywhere block_bitmap 0; }
+# f_misstable: group 1's inode table at 0 in every copy
+itable_zero_everywhere() { keep_file /big && bg_everywhere inode_table 0; }
+# f_overfsblks: group 0's inode bitmap on its block bitmap
+ibitmap_on_bbitmap() {
+	keep_file /big &&
+	b=$(/usr/sbin/dumpe2fs "$img" 2>/dev/null |
+		sed -n 's/^ *Block bitmap at \([0-9]*\).*/\1/p' | head -1) &&
+	dbg "set_bg 0 inode_bitmap $b"
+}
+# f_lpffile: /lost+found a regular file
+lpf_is_file() { keep_file /big && dbg "sif lost+found mode 0100644"; }
+# f_lpf: no /lost+found, no UUID, files unnamed, one with a deletion time
+# and free in the bitmap, blocks of another marked free
+lpf_gone_unnamed() {
+	i=$(ino_of /small) && b=$(blk_of /big 0) &&
+	keep_file "<$(ino_of /big)>" && keep_file "<$i>" &&
+	dbg "ssv uuid null" && dbg "rmdir lost+found" &&
+	dbg "unlink /small" && dbg "unlink /big" &&
+	dbg "sif <$i> dtime 12345" && dbg "freei <$i>" && dbg "freeb $b 3"
+}
+# f_h_badnode: an interior node of a two-level hash index names one leaf
+# twice and a hash out of order
+htree_node_twice() {
+	mkdir -p "$work/deep" &&
+	seq -f "$work/deep/a_fairly_long_file_name_for_the_index_%g" 1 5000 |
+		xargs touch && rm -f "$img" && truncate -s 32M "$img" &&
+	"$mkfs" -q -F -b 1024 -t ext4 -O ^metadata_csum -d "$work/deep" "$img" \
+		>/dev/null 2>&1 && "$ref" -fyD "$img" >/dev/null 2>&1 || return 1
+	rm -rf "$work/deep"
+	"$debugfs" -R "htree /" "$img" 2>/dev/null | grep -q 'Indirect levels: 1' ||
+		return 1
+	n=$("$debugfs" -R "htree /" "$img" 2>/dev/null |
+		sed -n 's/^Entry #0: Hash 0x00000000, block \([0-9]*\)$/\1/p' |
+		head -1)
+	[ -n "$n" ] && n=$(blk_of / "$n") || return 1
+	python3 - "$img" "$n" <<'PY'
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    base = int(sys.argv[2]) * 1024
+    f.seek(base)
+    b = bytearray(f.read(1024))
+    # entries after the 8-byte fake record: count/limit + block, then
+    # (hash, block) pairs
+    h2, b2 = struct.unpack_from("<II", b, 8 + 16)
+    struct.pack_into("<I", b, 8 + 24 + 4, b2)
+    struct.pack_into("<I", b, 8 + 40, 0xfffffff0)
+    f.seek(base)
+    f.write(b)
+PY
+}
 quota_chown() { dbg "sif /big uid 4242"; }
 quota_inum_far() {	# the number past the inode count, its file gone
 	dbg "ssv usr_quota_inum 808464432" && dbg "clri <3>"
@@ -775,6 +949,9 @@ kept_files() {
 	done <"$work/keep"
 	[ -z "$lost" ]
 }
+# keep_type PATH: -fy must leave PATH there (fifos, devices and
+# symlinks, whose contents cat cannot show)
+keep_type() { printf '%s node\n' "$1" >>"$work/keep"; }
 
 pass=0 fail=0
 while IFS='	' read -r name opts damage codes refsees fixes size; do
@@ -1004,6 +1181,82 @@ dup_name_tight() {
 		"$work/out"
 }
 dup_name_tight
+# e2fsprogs' f_imagic_fs: with imagic_inodes an inode flagged imagic
+# needs no name (AFS keeps such inodes): -fn is clean, -fy leaves it be.
+imagic_unnamed() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext2 -b 1024 -d "$src" "$img" 8M >/dev/null 2>&1 &&
+	i=$(ino_of /big) && dbg "feature imagic_inodes" &&
+	dbg "sif /big flags 0x2000" && dbg "unlink /big" || {
+		echo "FAIL imagic_unnamed: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fn "$img" >"$work/out" 2>&1
+	rc=$?
+	"$ours" -fy "$img" >"$work/out2" 2>&1
+	rc2=$?
+	[ "$rc" = 0 ] && [ "$rc2" = 0 ] && "$ref" -fn "$img" >/dev/null 2>&1 &&
+		! "$debugfs" -R "ls -l /lost+found" "$img" 2>/dev/null |
+			grep -q "^ *$i "
+	judge $? "imagic_unnamed (left unnamed)" \
+		"imagic_unnamed: -fn exit $rc, -fy exit $rc2, want 0 and 0" \
+		"$work/out"
+}
+imagic_unnamed
+# e2fsprogs' f_lpf, f_noroot, f_overfsblks: a file system without a UUID
+# gets one from -fy (without metadata_csum, whose checksums it seeds)
+uuid_given() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext2 -b 1024 -d "$src" "$img" 8M >/dev/null 2>&1 &&
+	dbg "ssv uuid null" || {
+		echo "FAIL uuid_given: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fy "$img" >"$work/out" 2>&1
+	rc=$?
+	u=$(/usr/sbin/dumpe2fs -h "$img" 2>/dev/null |
+		sed -n 's/^Filesystem UUID: *//p')
+	[ "$rc" -le 1 ] && [ -n "$u" ] && [ "$u" != "<none>" ] &&
+		"$ours" -fn "$img" >/dev/null 2>&1 &&
+		"$ref" -fn "$img" >/dev/null 2>&1
+	judge $? "uuid_given ($u)" \
+		"uuid_given: -fy exit $rc, UUID '$u' after" "$work/out"
+}
+uuid_given
+# e2fsprogs' f_jnl_64bit: a 64bit journal holding one transaction (every
+# metadata block a few debugfs commands changed, written with debugfs'
+# journal commands over a copy of the image before them): -fy replays
+# it, fixes the free counts the replay leaves stale, and the files the
+# transaction made are there.
+journal_replay_64bit() {
+	rm -f "$img"
+	"$mkfs" -q -F -t ext4 -O 64bit -b 1024 "$img" 16M >/dev/null 2>&1 &&
+	cp "$img" "$work/after" &&
+	printf 'hello from the journal\n' >"$work/hn" &&
+	printf 'mkdir dd\nwrite %s dd/hn\nmkdir dd/e\n' "$work/hn" |
+		"$debugfs" -w -f - "$work/after" >/dev/null 2>&1 &&
+	python3 - "$img" "$work/after" "$work/jdata" >"$work/jblocks" <<'PY' &&
+import sys
+a = open(sys.argv[1], "rb").read()
+b = open(sys.argv[2], "rb").read()
+d = [i for i in range(len(a) // 1024)
+     if i != 1 and a[i * 1024:(i + 1) * 1024] != b[i * 1024:(i + 1) * 1024]]
+open(sys.argv[3], "wb").write(b"".join(b[i * 1024:(i + 1) * 1024] for i in d))
+print(",".join(map(str, d)))
+PY
+	printf 'jo\njw -b %s %s\njc\n' "$(cat "$work/jblocks")" "$work/jdata" |
+		"$debugfs" -w -f - "$img" >/dev/null 2>&1 || {
+		echo "FAIL journal_replay_64bit: cannot make the image"
+		fail=$((fail + 1)); return; }
+	"$ours" -fy "$img" >"$work/out" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && "$ours" -fn "$img" >/dev/null 2>&1 &&
+		"$ref" -fn "$img" >/dev/null 2>&1 &&
+		[ "$("$debugfs" -R "cat /dd/hn" "$img" 2>/dev/null)" = \
+		  "hello from the journal" ]
+	judge $? "journal_replay_64bit (replayed, clean)" \
+		"journal_replay_64bit: -fy exit $rc, not clean or /dd/hn lost" \
+		"$work/out"
+}
+journal_replay_64bit
 if [ -x "$our_mkfs" ] && [ -x "$our_dbg" ]; then
 	itree_case itree_leaf_magic itree_short
 else
