@@ -25,6 +25,7 @@ enum p1_repair {
 	RP_DTIME_NOW,
 	RP_FADDR_ZERO,
 	RP_HURD_FRAG_ZERO,	/* the Hurd's fragment number and size */
+	RP_INLINE_TO_EXTENTS,	/* inline flag off, extent flag on */
 	RP_INLINE_NEW_DATA,	/* a new empty system.data; i_block stays */
 	RP_ACL_HI_ZERO,
 	RP_BLOCKS_HI_ZERO,	/* i_blocks_hi := 0 */
@@ -72,6 +73,7 @@ static const struct p1_repair_row repairs[] = {
 	{ PR_1_INLINE_AND_EXT_MAP, RP_CLEAR_FLAG,
 	  EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL },
 	{ PR_1_EXTENT_FLAG_MISSING, RP_SET_FLAG, EXT4_EXTENTS_FL },
+	{ PR_1_INLINE_IS_EXTENTS, RP_INLINE_TO_EXTENTS, 0 },
 	{ PR_1_INDEX_NOT_DIR, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_INDEX_NO_FEATURE, RP_CLEAR_FLAG, EXT2_INDEX_FL },
 	{ PR_1_HUGE_NO_FEATURE, RP_CLEAR_FLAG, EXT4_HUGE_FILE_FL },
@@ -275,6 +277,10 @@ static void apply(struct p1_inode *st, const struct p1_repair_row *r,
 		break;
 	case RP_SET_FLAG:
 		in->i_flags |= r->arg;
+		break;
+	case RP_INLINE_TO_EXTENTS:
+		in->i_flags = (in->i_flags & ~EXT4_INLINE_DATA_FL) |
+			      EXT4_EXTENTS_FL;
 		break;
 	case RP_SPECIAL_NODATA:
 		/* i_block held the inline data, not a device number */

@@ -131,6 +131,17 @@ static void check_casefold(struct p1_inode *st)
  * starts with a sound extent root (its magic, counts within the four
  * slots of the root, a depth a tree can have) lost its extent flag: read
  * as a block map, those words would name blocks all over the disk. */
+/* The inode holds a system.data attribute (in-inode, no value inode). */
+static int has_system_data(struct p1_inode *st)
+{
+	unsigned int voff, vlen;
+	uint32_t vinum = 0;
+	const char *why;
+
+	return !p1_ibody_find(st->fs, st->inode, FSCK_XATTR_INDEX_SYSTEM,
+			      "data", &voff, &vlen, &vinum, &why) && !vinum;
+}
+
 static void check_lost_extent_flag(struct p1_inode *st)
 {
 	struct ext2_inode_large *in = st->inode;
@@ -138,13 +149,18 @@ static void check_lost_extent_flag(struct p1_inode *st)
 
 	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode))
 		return;
-	if ((in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) ||
+	if ((in->i_flags & EXT4_EXTENTS_FL) ||
+	    ((in->i_flags & EXT4_INLINE_DATA_FL) && has_system_data(st)) ||
 	    ext2fs_le16_to_cpu(eh->eh_magic) != EXT3_EXT_MAGIC ||
 	    ext2fs_extent_header_verify((void *)in->i_block,
 					sizeof(in->i_block)) ||
 	    ext2fs_le16_to_cpu(eh->eh_depth) > P1_MAX_EXTENT_DEPTH)
 		return;
-	report(st, PR_1_EXTENT_FLAG_MISSING, 0, 0, NULL);
+	/* with the inline flag and no inline data to go with it, the flag
+	 * is what is wrong (its repair would keep the root as file bytes) */
+	report(st, in->i_flags & EXT4_INLINE_DATA_FL ? PR_1_INLINE_IS_EXTENTS :
+						       PR_1_EXTENT_FLAG_MISSING,
+	       0, 0, NULL);
 }
 
 static void check_flags(struct p1_inode *st)

@@ -376,6 +376,10 @@ PROBLEM(PR_1_BLOCKS_HI, 0x010056, PROMPT_CLEAR, 0,
 PROBLEM(PR_1_EXTENT_PAST_NODE, 0x010061, PROMPT_FIX, 0,
 	"Inode {ino}'s extent at logical block {num} (block {blk}) runs into "
 	"the range of the next extent node, which starts at {num2}")
+PROBLEM(PR_1_INLINE_IS_EXTENTS, 0x010062, PROMPT_FIX, 0,
+	"Inode {ino} has the inline data flag but no system.data attribute, "
+	"and its block area holds an extent tree root: it maps its data with "
+	"extents")
 
 /* Pass 2: directory entries. */
 PROBLEM(PR_2_DIR_CSUM, 0x020001, PROMPT_FIX, P,

@@ -161,6 +161,8 @@ inline_dir_mode_zero() { dbg "sif /sub mode 0"; }
 link_to_dot() { dbg "link /sub /sub/self"; }
 # the hash index flag on reserved inode 10 (unused, no mode)
 reserved_index_flag() { dbg "sif <10> flags 0x1000"; }
+# an extent-mapped file's flags overwritten with the inline data flag
+inline_flag_over_extents() { dbg "sif /big flags 0x10000000"; }
 dir_as_socket() { dbg "mkdir /sdir" && dbg "sif /sdir mode 0140755"; }
 casefold_file() { dbg "sif /small flags 0x40000000"; }
 bad_ino_extents() { dbg "sif <1> flags 0x80000"; }
