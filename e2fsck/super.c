@@ -365,6 +365,29 @@ static int backup_agrees(ext2_filsys fs, dgrp_t g, enum e2x_group_meta k,
 	return !e2x_group_meta_backup_loc(fs, g, k, &was) && was == b;
 }
 
+/* Report CODE (group G's K belongs at WAS); a yes points the descriptor
+ * there and claims the blocks.  1 when done. */
+static int move_back(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
+		     dgrp_t g, enum e2x_group_meta k, blk64_t was,
+		     problem_t code)
+{
+	ext2_filsys fs = ctx->fs;
+	struct problem_ctx pctx;
+
+	pctx_clear(&pctx);
+	pctx.group = g;
+	pctx.blk = e2x_group_meta_loc(fs, g, k);
+	pctx.num = was;
+	pctx.str = meta_name[k];
+	if (!fix_problem(ctx, code, &pctx))
+		return 0;
+	e2x_group_meta_set(fs, g, k, was);
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	ext2fs_mark_block_bitmap_range2(owned, was, e2x_group_meta_len(fs, k));
+	return 1;
+}
+
 /*
  * Group G's metadata K cannot be where the descriptor says: where the
  * backup descriptors put it, when that is in range and on blocks nothing
@@ -379,7 +402,6 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	ext2_filsys fs = ctx->fs;
 	blk64_t b = e2x_group_meta_loc(fs, g, k), was, lo, hi;
 	blk64_t n = e2x_group_meta_len(fs, k);
-	struct problem_ctx pctx;
 
 	meta_range(fs, g, &lo, &hi);
 	if (e2x_group_meta_backup_loc(fs, g, k, &was) || was == b ||
@@ -387,18 +409,7 @@ static int restore_from_backup(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	    !ext2fs_test_block_bitmap_range2(owned, was, n) ||
 	    on_journal(jmap, was, n) || on_files(fmap, was, n))
 		return 0;
-	pctx_clear(&pctx);
-	pctx.group = g;
-	pctx.blk = b;
-	pctx.num = was;
-	pctx.str = meta_name[k];
-	if (!fix_problem(ctx, PR_0_GD_FROM_BACKUP, &pctx))
-		return 0;
-	e2x_group_meta_set(fs, g, k, was);
-	ext2fs_group_desc_csum_set(fs, g);
-	ext2fs_mark_super_dirty(fs);
-	ext2fs_mark_block_bitmap_range2(owned, was, n);
-	return 1;
+	return move_back(ctx, owned, g, k, was, PR_0_GD_FROM_BACKUP);
 }
 
 /*
@@ -412,9 +423,8 @@ static int restore_from_layout(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 			       enum e2x_group_meta k)
 {
 	ext2_filsys fs = ctx->fs;
-	blk64_t b = e2x_group_meta_loc(fs, g, k), was, lo, hi;
+	blk64_t was, lo, hi;
 	blk64_t n = e2x_group_meta_len(fs, k);
-	struct problem_ctx pctx;
 
 	if (k != E2X_GM_INODE_TABLE)
 		return 0;
@@ -423,17 +433,7 @@ static int restore_from_layout(struct fsck_ctx *ctx, ext2fs_block_bitmap owned,
 	    !ext2fs_test_block_bitmap_range2(owned, was, n) ||
 	    on_journal(jmap, was, n) || on_files(fmap, was, n))
 		return 0;
-	pctx_clear(&pctx);
-	pctx.group = g;
-	pctx.blk = b;
-	pctx.num = was;
-	if (!fix_problem(ctx, PR_0_GD_ITABLE_FOUND, &pctx))
-		return 0;
-	e2x_group_meta_set(fs, g, k, was);
-	ext2fs_group_desc_csum_set(fs, g);
-	ext2fs_mark_super_dirty(fs);
-	ext2fs_mark_block_bitmap_range2(owned, was, n);
-	return 1;
+	return move_back(ctx, owned, g, k, was, PR_0_GD_ITABLE_FOUND);
 }
 
 /*
