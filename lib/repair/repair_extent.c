@@ -97,10 +97,13 @@ int e2x_extent_odd_one_out(const struct ext3_extent *ex, int nleft,
 			   uint64_t next_free, uint64_t hi, uint64_t eof_lblk)
 {
 	const struct ext3_extent *nx = ex + 1;
-	uint64_t end = (uint64_t)ex->ee_block + ext_len(ex);
-	uint64_t nend = (uint64_t)nx->ee_block + ext_len(nx);
+	uint64_t end, nend;
 
-	return nleft > 0 && ext_len(nx) && ex->ee_block >= eof_lblk &&
+	if (nleft <= 0)
+		return 0;	/* no next extent to read */
+	end = (uint64_t)ex->ee_block + ext_len(ex);
+	nend = (uint64_t)nx->ee_block + ext_len(nx);
+	return ext_len(nx) && ex->ee_block >= eof_lblk &&
 	       nx->ee_block < end && nx->ee_block >= next_free &&
 	       nend <= hi && nend <= ex->ee_block && nend <= eof_lblk;
 }
