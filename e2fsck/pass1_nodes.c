@@ -188,17 +188,15 @@ static errcode_t pick(struct fsck_ctx *ctx, blk64_t goal, blk64_t *ret)
 static errcode_t move_leaf(struct fsck_ctx *ctx, struct node_move *m)
 {
 	ext2_filsys fs = ctx->fs;
-	unsigned int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in = NULL;
 	struct ext3_extent_header *eh;
 	struct ext3_extent_idx *ix;
 	blk64_t b;
 	errcode_t err;
 
-	err = ext2fs_get_memzero(isize < sizeof(*in) ? sizeof(*in) : isize,
-				 &in);
+	err = ext2fs_get_memzero(e2x_inode_buf_size(fs), &in);
 	if (!err)
-		err = ext2fs_read_inode_full(fs, m->ino, (void *)in, isize);
+		err = e2x_read_inode(fs, m->ino, in);
 	if (err)
 		goto out;
 	eh = depth1_root(ctx, m->ino, in);
@@ -219,7 +217,7 @@ static errcode_t move_leaf(struct fsck_ctx *ctx, struct node_move *m)
 		goto out;
 	ix[m->entry].ei_leaf = ext2fs_cpu_to_le32(b & 0xffffffff);
 	ix[m->entry].ei_leaf_hi = ext2fs_cpu_to_le16(b >> 32);
-	err = ext2fs_write_inode_full(fs, m->ino, (void *)in, isize);
+	err = e2x_write_inode(fs, m->ino, in);	/* i_version moves too */
 	if (!err) {
 		ext2fs_mark_block_bitmap2(fs->block_map, b);
 		ext2fs_mark_bb_dirty(fs);

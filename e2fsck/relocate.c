@@ -89,7 +89,6 @@ static void move_one(struct fsck_ctx *ctx, struct gm_move *m)
 			ext2fs_mark_bb_dirty(fs);
 		else if (m->kind == E2X_GM_INODE_BITMAP)
 			ext2fs_mark_ib_dirty(fs);
-		m->approved = 0;	/* done: a restart moves it no more */
 		/* the new table's inodes are empty: a resize inode that
 		 * was there is made again after pass 5 */
 		if (m->kind == E2X_GM_INODE_TABLE &&

@@ -268,18 +268,26 @@ static void check_mount(struct fsck_ctx *ctx)
 
 /* A read-only check of what DONE left (its output discarded): its exit
  * code, 0 when clean. */
+/* A new run over what DONE left: its options, forced, from the primary
+ * superblock (DONE wrote it). */
+static void rerun_ctx(const struct fsck_ctx *done, struct fsck_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->prog = done->prog;
+	c->now = done->now;
+	c->opt = done->opt;
+	c->opt.force = 1;
+	c->opt.superblock = 0;
+	c->opt.blocksize = 0;
+}
+
 static int check_quietly(const struct fsck_ctx *done)
 {
-	struct fsck_ctx v = { 0 };
+	struct fsck_ctx v;
 	int saved, null, vrc;
 
-	v.prog = done->prog;
-	v.now = done->now;
-	v.opt = done->opt;
+	rerun_ctx(done, &v);
 	v.opt.mode = MODE_NO;
-	v.opt.force = 1;
-	v.opt.superblock = 0;
-	v.opt.blocksize = 0;
 	v.opt.progress_fd = -1;
 	v.opt.timing = 0;
 	v.opt.verbose = 0;
@@ -332,7 +340,7 @@ static int verify_repairs(const struct fsck_ctx *done, int rc)
 	    !(rc & FSCK_NONDESTRUCT))
 		return rc;
 	for (round = 0;; round++) {
-		struct fsck_ctx again = { 0 };
+		struct fsck_ctx again;
 		int rrc;
 
 		if (!check_quietly(done))
@@ -341,12 +349,7 @@ static int verify_repairs(const struct fsck_ctx *done, int rc)
 			break;
 		printf("\n%s: a check after the repairs still finds problems; "
 		       "repairing again\n\n", done->opt.device);
-		again.prog = done->prog;
-		again.now = done->now;
-		again.opt = done->opt;
-		again.opt.force = 1;
-		again.opt.superblock = 0;
-		again.opt.blocksize = 0;
+		rerun_ctx(done, &again);
 		rrc = fsck_run(&again);
 		rc |= rrc & ~FSCK_UNCORRECTED;
 		if (!(rrc & FSCK_NONDESTRUCT))
